@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mlsfeed",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "mlsfeed", targets: ["mlsfeed"]),
+        .library(name: "MLSFeed", targets: ["MLSFeed"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped as system-library targets (module map + shim header only).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+
+        // Thin safe wrappers: the only importers of their C modules.
+        .target(name: "XMLStream", dependencies: ["CLibXML2"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(name: "YAMLConfig", dependencies: ["CYAML"]),
+
+        // The domain: one folder per pipeline stage.
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig"]),
+        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
+
+        .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed"], resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

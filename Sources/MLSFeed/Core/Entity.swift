@@ -1,0 +1,57 @@
+/// The two kinds of record mlsfeed loads, with their columns in table order.
+public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
+    case listing
+    case agent
+
+    /// The typed columns of the entity's table (besides `source`, `extra`, `content_hash` and bookkeeping).
+    public var columns: [Column] {
+        switch self {
+        case .listing: return Column.listing
+        case .agent: return Column.agent
+        }
+    }
+
+    /// The column that identifies a record within its source.
+    public var keyColumn: String {
+        switch self {
+        case .listing: return "listing_id"
+        case .agent: return "agent_mls_id"
+        }
+    }
+}
+
+/// A typed column of `listings` or `agents` (see `shared/spec/data-model.md`).
+public struct Column: Sendable, Hashable {
+    public enum SQLType: String, Sendable {
+        case text, integer, numeric, double = "double precision", date, timestamptz
+    }
+
+    public var name: String
+    public var type: SQLType
+
+    public init(_ name: String, _ type: SQLType) {
+        self.name = name
+        self.type = type
+    }
+
+    public static let listing: [Column] = [
+        Column("listing_id", .text), Column("standard_status", .text), Column("property_type", .text),
+        Column("list_price", .numeric), Column("original_list_price", .numeric), Column("close_price", .numeric),
+        Column("listing_contract_date", .date), Column("modification_timestamp", .timestamptz),
+        Column("bedrooms_total", .integer), Column("bathrooms_full", .integer), Column("bathrooms_half", .integer),
+        Column("living_area", .numeric), Column("lot_size_square_feet", .numeric), Column("year_built", .integer),
+        Column("street_number", .text), Column("street_name", .text), Column("unit_number", .text),
+        Column("city", .text), Column("state_or_province", .text), Column("postal_code", .text),
+        Column("county_or_parish", .text), Column("mls_area", .text),
+        Column("latitude", .double), Column("longitude", .double),
+        Column("public_remarks", .text), Column("private_remarks", .text), Column("directions", .text),
+        Column("showing_instructions", .text), Column("owner_name", .text),
+        Column("list_agent_mls_id", .text), Column("list_office_mls_id", .text), Column("list_office_name", .text),
+    ]
+
+    public static let agent: [Column] = [
+        Column("agent_mls_id", .text), Column("first_name", .text), Column("last_name", .text),
+        Column("office_mls_id", .text), Column("office_name", .text), Column("office_phone", .text),
+        Column("mobile_phone", .text), Column("email", .text),
+    ]
+}

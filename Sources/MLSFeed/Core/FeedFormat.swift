@@ -1,0 +1,50 @@
+/// The element names and delimiter of a `triples` feed (label/key/value lists).
+public struct TriplesSettings: Sendable, Hashable {
+    public var recordElement: String = "listing"
+    public var labelsElement: String = "labels"
+    public var keysElement: String = "keys"
+    public var valuesElement: String = "values"
+    public var delimiter: String = "|"
+
+    public init() {}
+}
+
+/// The settings of a `rets-compact` feed.
+public struct RETSSettings: Sendable, Hashable {
+    /// Fields (after mapping: source column names) whose comma-joined values are multi-valued lookups.
+    public var multiValueColumns: Set<String> = []
+
+    public init() {}
+}
+
+/// The settings of a plain record `xml` feed.
+public struct PlainXMLSettings: Sendable, Hashable {
+    public var recordElement: String = "listing"
+
+    public init() {}
+}
+
+/// Which of the three feed formats an input is, with its settings.
+public enum FeedFormat: Sendable, Hashable {
+    case triples(TriplesSettings)
+    case retsCompact(RETSSettings)
+    case xml(PlainXMLSettings)
+}
+
+/// How the parse stage reads an input.
+public struct ParseSettings: Sendable, Hashable {
+    public var format: FeedFormat
+    /// Declared source encoding (`ISO-8859-1`, ...) overriding the document's own declaration.
+    public var encoding: String?
+    /// Remove control characters XML 1.0 forbids before parsing, counting them.
+    public var sanitize: Bool = false
+    /// Records per emitted batch.
+    public var batchSize: Int = 1000
+
+    public init(format: FeedFormat, encoding: String? = nil, sanitize: Bool = false, batchSize: Int = 1000) {
+        self.format = format
+        self.encoding = encoding
+        self.sanitize = sanitize
+        self.batchSize = batchSize
+    }
+}

@@ -1,0 +1,38 @@
+/// One source field as the feed spelled it: key and undecoded-beyond-XML text value.
+///
+/// An empty value is a missing value. A key may repeat: the repeats form a multi-value field.
+public struct RawField: Sendable, Hashable, Codable {
+    public var key: String
+    public var value: String
+
+    public init(_ key: String, _ value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A record as the parse stage read it: ordered raw fields, where it started, and its place in the feed.
+public struct RawRecord: Sendable, Hashable {
+    /// The fields in source order.
+    public var fields: [RawField]
+    /// Where the record's element (or RETS `DATA` row) starts.
+    public var position: SourcePosition
+    /// 0-based ordinal of the record within its input; later records win dedupe ties.
+    public var ordinal: Int
+    /// Set when the parser could not read the record whole (e.g. values count differs from keys count).
+    /// Such a record is rejected as a whole with this reason, never loaded half-mapped.
+    public var defect: String?
+
+    public init(fields: [RawField], position: SourcePosition, ordinal: Int, defect: String? = nil) {
+        self.fields = fields
+        self.position = position
+        self.ordinal = ordinal
+        self.defect = defect
+    }
+
+    /// The first non-empty value of `key`, if any.
+    public func value(_ key: String) -> String? {
+        for field in fields where field.key == key && !field.value.isEmpty { return field.value }
+        return nil
+    }
+}

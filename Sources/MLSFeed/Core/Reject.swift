@@ -1,0 +1,65 @@
+/// Why one field (or the record as a whole) failed: the field, the raw value and the rule it broke.
+public struct RejectReason: Sendable, Hashable, CustomStringConvertible {
+    /// Canonical field name, or `record` for whole-record defects.
+    public var field: String
+    public var rawValue: String?
+    public var rule: String
+
+    public init(field: String, rawValue: String?, rule: String) {
+        self.field = field
+        self.rawValue = rawValue
+        self.rule = rule
+    }
+
+    public var description: String {
+        if let raw = rawValue { return "\(field): \(rule) (\(quoted(raw)))" }
+        return "\(field): \(rule)"
+    }
+}
+
+/// A record that failed validation, kept whole with its raw fields so it can be fixed and replayed.
+public struct Reject: Sendable, Hashable {
+    public var entity: Entity
+    public var key: String?
+    public var position: SourcePosition
+    public var ordinal: Int
+    public var reasons: [RejectReason]
+    public var raw: [RawField]
+
+    public init(entity: Entity, key: String?, position: SourcePosition, ordinal: Int, reasons: [RejectReason],
+                raw: [RawField]) {
+        self.entity = entity
+        self.key = key
+        self.position = position
+        self.ordinal = ordinal
+        self.reasons = reasons
+        self.raw = raw
+    }
+
+    /// `file:line:col: error: MLS 230012345: list_price: not a price ("call agent"); ...`
+    public var diagnostic: String {
+        let who = key.map { "\(entity == .listing ? "MLS" : "agent") \($0): " } ?? ""
+        return "\(position): error: \(who)\(reasons.map(\.description).joined(separator: "; "))"
+    }
+}
+
+/// A double-quoted rendering of a raw value for messages, with quotes and control characters escaped.
+func quoted(_ raw: String) -> String {
+    var out = "\""
+    for scalar in raw.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,26 @@
+/// Reads one input's bytes, chunk by chunk, into raw records (a streaming libxml2 push parser underneath).
+///
+/// The driver calls `feed` with each chunk as it arrives, `takeRecords` whenever it wants the records completed
+/// so far, and `finish` once at end of input. Errors thrown are `InputError`s carrying file, line and column.
+public protocol RecordReader: AnyObject {
+    /// Parses the next chunk of the input.
+    func feed(_ chunk: ArraySlice<UInt8>) throws
+    /// Ends the input: a truncated document throws here.
+    func finish() throws
+    /// The records completed since the last call, in feed order.
+    func takeRecords() -> [RawRecord]
+    /// Warnings and counts gathered so far.
+    var report: ParseReport { get }
+}
+
+/// What a reader noticed besides records: warnings for the run summary and counts.
+public struct ParseReport: Sendable, Hashable {
+    /// Warnings the run summary shows (RETS 20208 truncation, COUNT differing from rows, ...).
+    public var warnings: [String] = []
+    /// Control characters removed by `sanitize: true`.
+    public var sanitizedCharacters: Int = 0
+    /// Records the document said it holds (RETS `COUNT`), when it said.
+    public var declaredCount: Int?
+
+    public init() {}
+}
