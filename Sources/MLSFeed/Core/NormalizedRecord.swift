@@ -6,14 +6,19 @@ public struct NormalizedRecord: Sendable, Hashable {
     /// Every source key the mapping did not place, verbatim, in source order (repeats kept).
     public var extra: [RawField]
     public var position: SourcePosition
+    /// Run-wide 0-based ordinal in feed order; among duplicates with equal timestamps the higher one wins.
     public var ordinal: Int
+    /// Hex hash of the normalized content (values and extra, not position): equal hashes mean an unchanged row.
+    public var contentHash: String
 
-    public init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int) {
+    public init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int,
+                contentHash: String = "") {
         self.entity = entity
         self.values = values
         self.extra = extra
         self.position = position
         self.ordinal = ordinal
+        self.contentHash = contentHash
     }
 
     /// The record's key within its source (MLS number, agent id), when present.
