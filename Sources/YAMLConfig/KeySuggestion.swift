@@ -1,0 +1,38 @@
+/// Finds the allowed key a mistyped key most likely meant.
+enum KeySuggestion {
+    /// The allowed key within edit distance 2 (closest first, then earliest), else the first that is a prefix of
+    /// the key or has it as a prefix; nil when nothing is close.
+    static func closest(to key: String, among allowed: [String]) -> String? {
+        var best: (key: String, distance: Int)?
+        for candidate in allowed {
+            let distance = editDistance(key, candidate)
+            if distance <= 2, distance < best?.distance ?? .max {
+                best = (candidate, distance)
+            }
+        }
+        if let best {
+            return best.key
+        }
+        guard !key.isEmpty else { return nil }
+        return allowed.first { !$0.isEmpty && ($0.hasPrefix(key) || key.hasPrefix($0)) }
+    }
+
+    /// Levenshtein distance over characters.
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let left = Array(lhs)
+        let right = Array(rhs)
+        guard !left.isEmpty else { return right.count }
+        guard !right.isEmpty else { return left.count }
+        var previous = Array(0...right.count)
+        var current = Array(repeating: 0, count: right.count + 1)
+        for i in 1...left.count {
+            current[0] = i
+            for j in 1...right.count {
+                let substitution = previous[j - 1] + (left[i - 1] == right[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[right.count]
+    }
+}
