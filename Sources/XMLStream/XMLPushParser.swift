@@ -1,0 +1,351 @@
+// The only file that imports CLibXML2: every pointer and C call of the XMLStream module lives here.
+import CLibXML2
+
+/// libxml2 wants `xmlInitParser` once per process before the first parser (it is idempotent and thread-safe).
+private let libxml2Initialized: Bool = {
+    xmlInitParser()
+    return true
+}()
+
+/// A streaming, secure libxml2 SAX2 push parser: feed it chunks, it calls its delegate per element.
+///
+/// Security (defusedxml's defaults): no network (`XML_PARSE_NONET`), no DTD loading or validation, no entity
+/// substitution, no external subset; a document that declares any entity (general or parameter, internal or
+/// external, parsed or unparsed) is refused at the declaration, before the parser goes further.
+/// The five predefined entities and numeric character references are ordinary text.
+public final class XMLPushParser {
+    /// The receiver of element events; owned by the parser (the delegate must not own the parser).
+    public let delegate: any XMLStreamDelegate
+    /// When true, character data and CDATA are appended to `text` as UTF-8 bytes.
+    public var capturesText = false
+    /// Text captured since the last `clearText()`.
+    public private(set) var text: [UInt8] = []
+    /// When true, control characters XML 1.0 forbids are removed from input bytes before parsing.
+    public let sanitize: Bool
+    /// How many forbidden control characters `sanitize` removed so far.
+    public private(set) var sanitizedCharacters = 0
+
+    /// The parser context; owned here, freed in `deinit`.
+    private let context: xmlParserCtxtPtr
+    /// The first failure (libxml2 error, refused declaration or delegate error); the parser is stopped once set.
+    private var failure: (any Error)?
+    private var finished = false
+
+    /// Interned names: libxml2 hands out names from its dictionary, so pointers repeat; verified by bytes.
+    private var nameByPointer: [UnsafeRawPointer: (name: XMLName, bytes: [UInt8])] = [:]
+    private var nameByString: [String: XMLName] = [:]
+    /// Attributes of the start tag being reported (valid during `startElement` only).
+    private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    private var currentAttributeCount = 0
+    /// Lines of the open elements' start tags, innermost last (for the message about a truncated document).
+    private var openLines: [Int] = []
+
+    /// Creates a parser; `encoding` (e.g. `ISO-8859-1`) overrides what the document declares.
+    public init(delegate: any XMLStreamDelegate, encoding: String? = nil, sanitize: Bool = false) throws {
+        precondition(libxml2Initialized)
+        self.delegate = delegate
+        self.sanitize = sanitize
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = xmlStreamStartElement
+        handler.endElementNs = xmlStreamEndElement
+        handler.characters = xmlStreamCharacters
+        handler.ignorableWhitespace = xmlStreamCharacters
+        handler.cdataBlock = xmlStreamCharacters
+        handler.entityDecl = xmlStreamEntityDeclaration
+        handler.unparsedEntityDecl = xmlStreamUnparsedEntityDeclaration
+        handler.resolveEntity = xmlStreamResolveEntity
+        handler.serror = xmlStreamStructuredError
+        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
+            throw XMLStreamError("cannot create an XML parser (out of memory)", line: 0, column: 0)
+        }
+        self.context = context
+        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+        var options = Int32(XML_PARSE_NONET.rawValue)
+        if encoding != nil { options |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+        try check(xmlCtxtUseOptions(context, options), "cannot set the XML parser options")
+        if let encoding {
+            guard let encoder = xmlFindCharEncodingHandler(encoding) else {
+                throw XMLStreamError("unsupported encoding \"\(encoding)\"", line: 0, column: 0)
+            }
+            try check(xmlSwitchToEncoding(context, encoder), "cannot switch the XML parser to \(encoding)")
+        }
+    }
+
+    deinit {
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Parses the next chunk of the document; throws the first error with its line and column.
+    public func feed(_ bytes: ArraySlice<UInt8>) throws {
+        if let failure { throw failure }
+        precondition(!finished, "XMLPushParser.feed after finish")
+        if sanitize, let cleaned = Self.removingForbiddenControls(bytes) {
+            sanitizedCharacters += bytes.count - cleaned.count
+            try push(cleaned[...], terminate: false)
+        } else {
+            try push(bytes, terminate: false)
+        }
+    }
+
+    /// Ends the document: a truncated document throws here.
+    public func finish() throws {
+        if let failure { throw failure }
+        if finished { return }
+        finished = true
+        try push([], terminate: true)
+    }
+
+    /// Interns `string`, giving the same `XMLName` the parser reports for that element or attribute name.
+    public func name(_ string: String) -> XMLName {
+        if let known = nameByString[string] { return known }
+        let name = XMLName(id: nameByString.count, string: string)
+        nameByString[string] = name
+        return name
+    }
+
+    /// Forgets captured text, keeping the buffer's capacity.
+    public func clearText() {
+        text.removeAll(keepingCapacity: true)
+    }
+
+    /// The parser's current input position (just after the last thing read): 1-based line and column.
+    public var position: (line: Int, column: Int) {
+        guard let input = context.pointee.input else { return (0, 0) }
+        return (Int(input.pointee.line), Int(input.pointee.col))
+    }
+
+    /// During `startElement`: the position of the start tag's `<`.
+    public var startTagPosition: (line: Int, column: Int) {
+        // An attribute value cannot hold a raw `<`, so the last `<` before the cursor opens this tag.
+        positionOfLast([UInt8(ascii: "<")])
+    }
+
+    /// The position of the last `marker` before the cursor (in the bytes libxml2 still holds), else `position`.
+    private func positionOfLast(_ marker: [UInt8]) -> (line: Int, column: Int) {
+        guard let input = context.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base,
+              cur - base >= marker.count else {
+            return position
+        }
+        let line = Int(input.pointee.line), column = Int(input.pointee.col)
+        var open = cur - marker.count
+        while open > base && !(0..<marker.count).allSatisfy({ open[$0] == marker[$0] }) { open -= 1 }
+        guard (0..<marker.count).allSatisfy({ open[$0] == marker[$0] }) else { return (line, column) }
+        var newlines = 0, characters = 0
+        var scan = open
+        while scan < cur {
+            if scan.pointee == UInt8(ascii: "\n") { newlines += 1; characters = 0 }
+            if scan.pointee & 0xC0 != 0x80 { characters += 1 }
+            scan += 1
+        }
+        if newlines == 0 { return (line, max(1, column - characters)) }
+        // The marked text spans lines: count the characters between the previous line end and the marker.
+        var lineStart = open
+        while lineStart > base && (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }
+        var before = 0
+        while lineStart < open {
+            if lineStart.pointee & 0xC0 != 0x80 { before += 1 }
+            lineStart += 1
+        }
+        return (line - newlines, before + 1)
+    }
+
+    /// During `startElement`: the start tag's attributes, in document order.
+    public func attributes() -> [XMLAttribute] {
+        var result: [XMLAttribute] = []
+        result.reserveCapacity(currentAttributeCount)
+        for index in 0..<currentAttributeCount {
+            if let attribute = attribute(at: index) { result.append(attribute) }
+        }
+        return result
+    }
+
+    /// During `startElement`: the value of the attribute `name`, if the tag has it.
+    public func attribute(_ name: String) -> String? {
+        for index in 0..<currentAttributeCount {
+            if let attribute = attribute(at: index), attribute.name == name { return attribute.value }
+        }
+        return nil
+    }
+
+    // MARK: - libxml2 plumbing
+
+    private func attribute(at index: Int) -> XMLAttribute? {
+        guard let attributes = currentAttributes, let localName = attributes[index * 5],
+              let start = attributes[index * 5 + 3], let end = attributes[index * 5 + 4] else { return nil }
+        var value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        // Without entity substitution libxml2 hands every `&` of an attribute value over as `&#38;`.
+        if value.utf8.contains(UInt8(ascii: "&")) { value = value.replacing("&#38;", with: "&") }
+        return XMLAttribute(name: String(cString: localName), value: value)
+    }
+
+    /// Passes bytes to `xmlParseChunk` and turns a failure into the error recorded for it.
+    private func push(_ bytes: ArraySlice<UInt8>, terminate: Bool) throws {
+        var offset = bytes.startIndex
+        repeat {
+            // `xmlParseChunk` takes an Int32 size: push very large slices in pieces.
+            let count = min(bytes.endIndex - offset, 1 << 30)
+            let code = bytes[offset..<(offset + count)].withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    xmlParseChunk(context, chars.baseAddress, Int32(count),
+                                  terminate && offset + count == bytes.endIndex ? 1 : 0)
+                }
+            }
+            offset += count
+            if let failure { throw failure }
+            try check(code, "the XML parser failed")
+        } while offset < bytes.endIndex
+    }
+
+    /// The single checker of libxml2 return codes: 0 is success, anything else becomes an `XMLStreamError`.
+    private func check(_ code: Int32, _ what: @autoclosure () -> String) throws {
+        guard code != 0 else { return }
+        if let failure { throw failure }
+        let error: XMLStreamError
+        if let last = xmlCtxtGetLastError(context), last.pointee.code != 0 {
+            error = Self.streamError(last)
+        } else {
+            let (line, column) = position
+            error = XMLStreamError("\(what()) (libxml2 code \(code))", line: line, column: column)
+        }
+        failure = error
+        throw error
+    }
+
+    /// libxml2's push parser calls any truncation "Extra content at the end of the document": say what is open.
+    private func explainTruncation(_ error: XMLStreamError, code: Int32) -> XMLStreamError {
+        guard code == Int32(XML_ERR_DOCUMENT_END.rawValue), let open = context.pointee.name,
+              let line = openLines.last else { return error }
+        let message = "Premature end of data in tag \(String(cString: open)) line \(line)"
+        return XMLStreamError(message, line: error.line, column: error.column)
+    }
+
+    private static func streamError(_ error: UnsafePointer<xmlError>) -> XMLStreamError {
+        let raw = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
+        let message = raw.split(whereSeparator: \.isNewline)
+            .map { $0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed() }
+            .filter { !$0.isEmpty }
+            .map { String($0) }
+            .joined(separator: " ")
+        return XMLStreamError(message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+    }
+
+    /// Records the first failure and halts libxml2 (safe from inside a SAX callback).
+    private func fail(_ error: any Error) {
+        guard failure == nil else { return }
+        failure = error
+        xmlStopParser(context)
+    }
+
+    private func lookUp(_ pointer: UnsafePointer<xmlChar>) -> XMLName {
+        let key = UnsafeRawPointer(pointer)
+        if let entry = nameByPointer[key], Self.equal(pointer, entry.bytes) { return entry.name }
+        let length = Int(xmlStrlen(pointer))
+        let bytes = Array(UnsafeBufferPointer(start: pointer, count: length))
+        let name = self.name(String(decoding: bytes, as: UTF8.self))
+        nameByPointer[key] = (name, bytes)
+        return name
+    }
+
+    private static func equal(_ pointer: UnsafePointer<xmlChar>, _ bytes: [UInt8]) -> Bool {
+        for index in bytes.indices where pointer[index] != bytes[index] { return false }
+        return pointer[bytes.count] == 0
+    }
+
+    fileprivate func handleStart(
+        _ localName: UnsafePointer<xmlChar>?, _ count: Int32,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard failure == nil, let localName else { return }
+        currentAttributes = attributes
+        currentAttributeCount = Int(count)
+        openLines.append(Int(context.pointee.input?.pointee.line ?? 0))
+        defer {
+            currentAttributes = nil
+            currentAttributeCount = 0
+        }
+        do { try delegate.startElement(lookUp(localName), parser: self) } catch { fail(error) }
+    }
+
+    fileprivate func handleEnd(_ localName: UnsafePointer<xmlChar>?) {
+        guard failure == nil, let localName else { return }
+        if !openLines.isEmpty { openLines.removeLast() }
+        do { try delegate.endElement(lookUp(localName), parser: self) } catch { fail(error) }
+    }
+
+    fileprivate func handleCharacters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+        guard capturesText, let bytes, count > 0 else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    fileprivate func handleEntityDeclaration(_ name: UnsafePointer<xmlChar>?, parameter: Bool) {
+        let entity = (parameter ? "%" : "") + (name.map { String(cString: $0) } ?? "")
+        let (line, column) = positionOfLast(Array("<!ENTITY".utf8))
+        fail(XMLStreamError("entity declarations are not allowed (entity \"\(entity)\")", line: line, column: column))
+    }
+
+    fileprivate func handleError(_ error: UnsafePointer<xmlError>) {
+        // Warnings (e.g. a relative namespace URI) do not stop a well-formed document.
+        guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, failure == nil else { return }
+        // libxml2 halts itself after fatal errors; only remember the first one (and stop on recoverable ones).
+        let streamError = Self.streamError(error)
+        if error.pointee.level == XML_ERR_FATAL {
+            failure = explainTruncation(streamError, code: error.pointee.code)
+        } else {
+            fail(streamError)
+        }
+    }
+}
+
+// MARK: - SAX callbacks (capture nothing: the parser arrives as the context's user data)
+
+private func owner(_ context: UnsafeMutableRawPointer?) -> Unmanaged<XMLPushParser> {
+    Unmanaged<XMLPushParser>.fromOpaque(context!)
+}
+
+private func xmlStreamStartElement(
+    _ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    _ attributeCount: Int32, _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+) {
+    owner(context)._withUnsafeGuaranteedRef { $0.handleStart(localName, attributeCount, attributes) }
+}
+
+private func xmlStreamEndElement(
+    _ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?
+) {
+    owner(context)._withUnsafeGuaranteedRef { $0.handleEnd(localName) }
+}
+
+private func xmlStreamCharacters(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+    owner(context)._withUnsafeGuaranteedRef { $0.handleCharacters(bytes, count) }
+}
+
+private func xmlStreamEntityDeclaration(
+    _ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ type: Int32,
+    _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?, _ content: UnsafeMutablePointer<xmlChar>?
+) {
+    let parameter = type == Int32(XML_INTERNAL_PARAMETER_ENTITY.rawValue)
+        || type == Int32(XML_EXTERNAL_PARAMETER_ENTITY.rawValue)
+    owner(context)._withUnsafeGuaranteedRef { $0.handleEntityDeclaration(name, parameter: parameter) }
+}
+
+private func xmlStreamUnparsedEntityDeclaration(
+    _ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ publicID: UnsafePointer<xmlChar>?,
+    _ systemID: UnsafePointer<xmlChar>?, _ notation: UnsafePointer<xmlChar>?
+) {
+    owner(context)._withUnsafeGuaranteedRef { $0.handleEntityDeclaration(name, parameter: false) }
+}
+
+/// Never resolves anything: no external entity or DTD is ever opened.
+private func xmlStreamResolveEntity(
+    _ context: UnsafeMutableRawPointer?, _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?
+) -> xmlParserInputPtr? {
+    nil
+}
+
+private func xmlStreamStructuredError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+    guard let context, let error else { return }
+    owner(context)._withUnsafeGuaranteedRef { $0.handleError(error) }
+}
