@@ -1,20 +1,17 @@
 /// Finds the allowed key a mistyped key most likely meant.
 enum KeySuggestion {
-    /// The allowed key within edit distance 2 (closest first, then earliest), else the first that is a prefix of
-    /// the key or has it as a prefix; nil when nothing is close.
+    /// The allowed key closest to `key`: one within edit distance 2 or one that is a prefix of the key or has it as
+    /// a prefix (a prefix match ranks like distance 1); the earliest wins a tie. Nil when nothing is close.
     static func closest(to key: String, among allowed: [String]) -> String? {
-        var best: (key: String, distance: Int)?
+        var best: (key: String, rank: Int)?
         for candidate in allowed {
-            let distance = editDistance(key, candidate)
-            if distance <= 2, distance < best?.distance ?? .max {
-                best = (candidate, distance)
+            let isPrefix = !key.isEmpty && !candidate.isEmpty && (candidate.hasPrefix(key) || key.hasPrefix(candidate))
+            let rank = min(editDistance(key, candidate), isPrefix ? 1 : .max)
+            if rank <= 2, rank < best?.rank ?? .max {
+                best = (candidate, rank)
             }
         }
-        if let best {
-            return best.key
-        }
-        guard !key.isEmpty else { return nil }
-        return allowed.first { !$0.isEmpty && ($0.hasPrefix(key) || key.hasPrefix($0)) }
+        return best?.key
     }
 
     /// Levenshtein distance over characters.

@@ -52,11 +52,14 @@ final class LibYAMLParser {
             return YAMLSyntaxError(message: problem, mark: markOfByte(state.problem_offset))
         default:
             var message = problem
+            let problemMark = Self.mark(state.problem_mark)
             if let context = state.context {
-                let where_ = Self.mark(state.context_mark)
-                message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
+                let contextMark = Self.mark(state.context_mark)
+                let start = contextMark == problemMark
+                    ? "" : " at line \(contextMark.line), column \(contextMark.column)"
+                message += " (\(String(cString: context))\(start))"
             }
-            return YAMLSyntaxError(message: message, mark: Self.mark(state.problem_mark))
+            return YAMLSyntaxError(message: message, mark: problemMark)
         }
     }
 

@@ -158,9 +158,9 @@ struct YAMLTreeBuilder {
         if stack.count >= Self.maxDepth {
             throw error("nesting too deep (more than \(Self.maxDepth) levels)", at: mark, path: childPath)
         }
-        let frame = Frame(isMapping: isMapping, mark: mark, anchor: anchor, path: childPath, nodeCountAtStart: nodeCount)
+        let path = childPath
+        stack.append(Frame(isMapping: isMapping, mark: mark, anchor: anchor, path: path, nodeCountAtStart: nodeCount))
         nodeCount += 1
-        stack.append(frame)
     }
 
     private mutating func pop() throws(ConfigError) {
