@@ -7,8 +7,11 @@ extension ConfigNode {
         return items.enumerated().map { element($0.offset, $0.element) }
     }
 
-    /// A sequence of scalars as strings; a single scalar is accepted as a one-element list.
+    /// A sequence of scalars as strings; a single scalar is accepted as a one-element list, a null as no list.
     public func stringList() throws -> [String] {
+        if node.isNull {
+            return []
+        }
         switch node.kind {
         case .scalar(let text):
             return [text]

@@ -66,6 +66,9 @@ struct YAMLTreeBuilder {
         case .scalar(let value, let anchor, let isPlain, let mark):
             if isKeyPosition {
                 try takeKey(value, mark: mark, isPlain: isPlain)
+                if let anchor {
+                    anchors[anchor] = (YAMLNode(kind: .scalar(value), mark: mark, isPlainScalar: isPlain), 1)
+                }
             } else {
                 try addScalar(value, anchor: anchor, isPlain: isPlain, mark: mark)
             }

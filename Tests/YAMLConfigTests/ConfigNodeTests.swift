@@ -75,7 +75,7 @@ import Testing
             == "f.yaml:1:4: error: v: expected one of: triples, rets, columns, got \"xml\"")
     }
 
-    @Test(arguments: [("a", ["a"]), ("[a, b]", ["a", "b"]), ("[]", []), ("\"x y\"", ["x y"])])
+    @Test(arguments: [("a", ["a"]), ("[a, b]", ["a", "b"]), ("[]", []), ("\"x y\"", ["x y"]), ("~", []), ("''", [""])])
     func stringLists(yaml: String, expected: [String]) throws {
         #expect(try value(yaml).stringList() == expected)
     }
@@ -138,6 +138,11 @@ import Testing
         let root = try document("source: x\nwhatever: 1\n")
         #expect(failure { try root.keys(allowed: ["source", "format", "stages"]) }
             == "f.yaml:2:1: error: whatever: unknown key \"whatever\"; expected one of: source, format, stages")
+    }
+
+    @Test func unknownKeyWhereNoKeysAreAllowed() throws {
+        let root = try document("x: 1\n")
+        #expect(failure { try root.keys(allowed: []) } == "f.yaml:1:1: error: x: unknown key \"x\"")
     }
 
     @Test func allowedKeysPass() throws {

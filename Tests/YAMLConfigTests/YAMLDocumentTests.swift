@@ -115,6 +115,11 @@ import Testing
         #expect(try root.required("map").required("name").string() == "value")
     }
 
+    @Test func anAnchoredKeyCanBeReused() throws {
+        let root = try document("&k name: 1\nother: *k\n")
+        #expect(try root.required("other").string() == "name")
+    }
+
     @Test func unknownAlias() {
         #expect(failure { _ = try document("a: 1\nb: *nope\n") } == "f.yaml:2:4: error: b: unknown alias \"*nope\"")
     }
