@@ -1,0 +1,42 @@
+/// What `mlsfeed fixtures generate` writes: format, shape, size, seed, output path, dirt and delta settings.
+public struct FixtureOptions: Sendable, Equatable {
+    /// The feed format written.
+    public enum Format: String, Sendable, Codable {
+        case triples, retsCompact = "rets-compact", xml
+    }
+
+    /// The `triples` shape: labels/keys once before the records, or in every record.
+    public enum Shape: String, Sendable, Codable {
+        case header, perRecord = "per-record"
+    }
+
+    public var format: Format = .triples
+    public var shape: Shape = .header
+    /// Listings in the market (a delta takes it from its base's truth instead).
+    public var listings: Int
+    /// The market seed (for a delta: the seed of the night's changes).
+    public var seed: UInt64 = 1
+    /// Path of the feed; the truth is written beside it (see `truthPath(for:)`).
+    public var output: String
+    public var dirt: DirtRates = .default
+    /// Path of the base feed (or its truth) to write the next night's dump of.
+    public var deltaOf: String?
+    public var changed = 0.02
+    public var new = 0.005
+    public var gone = 0.005
+    /// The feed's `source` attribute.
+    public var source = "sdmls"
+
+    public init(listings: Int, output: String, format: Format = .triples, shape: Shape = .header, seed: UInt64 = 1) {
+        self.listings = listings
+        self.output = output
+        self.format = format
+        self.shape = shape
+        self.seed = seed
+    }
+
+    /// Where the truth of the feed at `path` goes: `feed.xml` → `feed.truth.json`, `feed.dat` → `feed.dat.truth.json`.
+    public static func truthPath(for path: String) -> String {
+        (path.hasSuffix(".xml") ? String(path.dropLast(4)) : path) + ".truth.json"
+    }
+}
