@@ -1,0 +1,66 @@
+/// Splitting of delimiter-joined element text (triples lists, RETS rows) without a String per separator search.
+enum DelimitedText {
+    /// Calls `body` with each field's byte range of `bytes`, split on the byte sequence `delimiter`.
+    ///
+    /// `n` delimiters give `n + 1` fields (an empty text is one empty field).
+    @inline(__always)
+    static func forEachField(_ bytes: [UInt8], _ range: Range<Int>, delimiter: [UInt8],
+                             _ body: (Range<Int>) throws -> Void) rethrows {
+        var start = range.lowerBound
+        if delimiter.count == 1 {
+            let separator = delimiter[0]
+            var index = start
+            while index < range.upperBound {
+                if bytes[index] == separator {
+                    try body(start..<index)
+                    start = index + 1
+                }
+                index += 1
+            }
+        } else {
+            var index = start
+            while index + delimiter.count <= range.upperBound {
+                if bytes[index] == delimiter[0] && bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
+                    try body(start..<index)
+                    index += delimiter.count
+                    start = index
+                } else {
+                    index += 1
+                }
+            }
+        }
+        try body(start..<range.upperBound)
+    }
+
+    /// The field ranges of `bytes` split on `delimiter`.
+    static func fields(_ bytes: [UInt8], _ range: Range<Int>, delimiter: [UInt8]) -> [Range<Int>] {
+        var fields: [Range<Int>] = []
+        forEachField(bytes, range, delimiter: delimiter) { fields.append($0) }
+        return fields
+    }
+
+    /// `range` without leading and trailing bytes that `isTrimmed` accepts.
+    static func trimmed(_ bytes: [UInt8], _ range: Range<Int>, _ isTrimmed: (UInt8) -> Bool) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper && isTrimmed(bytes[lower]) { lower += 1 }
+        while upper > lower && isTrimmed(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// XML whitespace: space, tab, CR, LF.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The text of `range` as a String (the bytes are UTF-8 from libxml2).
+    @inline(__always)
+    static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// `string` without leading and trailing XML whitespace.
+    static func trimmed(_ string: String) -> String {
+        let bytes = Array(string.utf8)
+        return self.string(bytes, trimmed(bytes, bytes.indices, isWhitespace))
+    }
+}

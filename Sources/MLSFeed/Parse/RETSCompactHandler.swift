@@ -1,0 +1,184 @@
+import XMLStream
+
+/// Reads `format: rets-compact`: a RETS COMPACT or COMPACT-DECODED search response.
+///
+/// `<RETS ReplyCode>` (and a `<RETS-STATUS>` trailer) other than 0, 20201 (no records) and 20208 (truncated at the
+/// server's row limit: a warning) fails the run with the reply text. `<DELIMITER value>` is a hex character code
+/// (tab when missing). `<COLUMNS>` and each `<DATA>` row are delimiter-joined with a leading and a trailing
+/// delimiter; either may be missing. A row whose field count differs from the columns is a `defect` record.
+/// `<COUNT Records>` differing from the rows read and `<MAXROWS/>` are warnings.
+final class RETSCompactHandler: RecordHandler {
+    var records: [RawRecord] = []
+    private(set) var report = ParseReport()
+
+    private let settings: RETSSettings
+    private let source: String
+
+    private var retsName: XMLName?
+    private var statusName: XMLName?
+    private var delimiterName: XMLName?
+    private var columnsName: XMLName?
+    private var dataName: XMLName?
+    private var countName: XMLName?
+    private var maxRowsName: XMLName?
+
+    private var delimiter: [UInt8] = [0x09]
+    private var columns: [String]?
+    private var multiValued: [Bool] = []
+    private var capturing: XMLName?
+    private var rowPosition = SourcePosition(file: "", line: 0, column: 0)
+    private var sawRoot = false
+    private var rows = 0
+
+    init(settings: RETSSettings, source: String) {
+        self.settings = settings
+        self.source = source
+    }
+
+    func bind(_ parser: XMLPushParser) {
+        retsName = parser.name("RETS")
+        statusName = parser.name("RETS-STATUS")
+        delimiterName = parser.name("DELIMITER")
+        columnsName = parser.name("COLUMNS")
+        dataName = parser.name("DATA")
+        countName = parser.name("COUNT")
+        maxRowsName = parser.name("MAXROWS")
+    }
+
+    func startElement(_ name: XMLName, parser: XMLPushParser) throws {
+        if capturing != nil { return }
+        if !sawRoot {
+            sawRoot = true
+            guard name == retsName else {
+                throw InputError("expected a RETS response (root element RETS), found \(name)",
+                                 at: position(parser.startTagPosition))
+            }
+        }
+        if name == dataName || name == columnsName {
+            if name == dataName {
+                rowPosition = position(parser.startTagPosition)
+                if columns == nil { throw InputError("DATA row before COLUMNS", at: rowPosition) }
+            }
+            capturing = name
+            parser.clearText()
+            parser.capturesText = true
+        } else if name == retsName || name == statusName {
+            try checkReply(code: parser.attribute("ReplyCode"), text: parser.attribute("ReplyText"),
+                           at: position(parser.startTagPosition))
+        } else if name == delimiterName {
+            try readDelimiter(parser.attribute("value"), at: position(parser.startTagPosition))
+        } else if name == countName {
+            if let records = parser.attribute("Records"), let count = Int(DelimitedText.trimmed(records)) {
+                report.declaredCount = count
+            }
+        } else if name == maxRowsName {
+            report.warnings.append("MAXROWS: the server stopped at its row limit; the result may be incomplete")
+        }
+    }
+
+    func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+        if let row = capturing {
+            guard name == row else { return }
+            capturing = nil
+            parser.capturesText = false
+            if name == dataName {
+                emitRow(parser.text)
+            } else {
+                readColumns(parser.text)
+            }
+        } else if name == retsName, let declared = report.declaredCount, declared != rows {
+            report.warnings.append("COUNT says \(declared) records but \(rows) DATA rows were read")
+        }
+    }
+
+    // MARK: - Reply codes, delimiter, columns
+
+    private func checkReply(code: String?, text: String?, at position: SourcePosition) throws {
+        let code = code.map(DelimitedText.trimmed) ?? "0"
+        let text = text.map(DelimitedText.trimmed) ?? ""
+        switch Int(code) {
+        case 0, 20201:
+            return
+        case 20208:
+            report.warnings.append("RETS reply code 20208 (result truncated at the server's row limit): \(text)")
+        default:
+            throw InputError("RETS reply code \(code): \(text.isEmpty ? "(no ReplyText)" : text)", at: position)
+        }
+    }
+
+    private func readDelimiter(_ value: String?, at position: SourcePosition) throws {
+        guard let value else { return }
+        let hex = DelimitedText.trimmed(value)
+        guard let code = UInt8(hex, radix: 16), code != 0 else {
+            throw InputError("DELIMITER value \"\(value)\" is not a hexadecimal character code", at: position)
+        }
+        delimiter = [code]
+    }
+
+    private func readColumns(_ text: [UInt8]) {
+        var fields = DelimitedText.fields(text, rowRange(text), delimiter: delimiter)
+        if fields.count > 1, fields.first!.isEmpty { fields.removeFirst() }
+        if fields.count > 1, fields.last!.isEmpty { fields.removeLast() }
+        let names = fields.map {
+            DelimitedText.string(text, DelimitedText.trimmed(text, $0) { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D })
+        }
+        columns = names
+        multiValued = names.map { settings.multiValueColumns.contains($0) }
+    }
+
+    // MARK: - Rows
+
+    /// The row text without surrounding line ends (unless the delimiter is one).
+    private func rowRange(_ text: [UInt8]) -> Range<Int> {
+        let delimiter = self.delimiter[0]
+        return DelimitedText.trimmed(text, text.indices) { ($0 == 0x0A || $0 == 0x0D) && $0 != delimiter }
+    }
+
+    private func emitRow(_ text: [UInt8]) {
+        guard let columns else { return }
+        defer { rows += 1 }
+        var fields = DelimitedText.fields(text, rowRange(text), delimiter: delimiter)
+        // A leading and a trailing delimiter are the norm; a server may omit one of them (or, with no empty
+        // field at either end, both). Anything else is read the normal way and rejected if the count is off.
+        let count = fields.count, first = fields.first!.isEmpty, last = count > 1 && fields.last!.isEmpty
+        if count == columns.count + 2 && first && last {
+            fields.removeFirst()
+            fields.removeLast()
+        } else if count == columns.count + 1 && (first || last) {
+            if first { fields.removeFirst() } else { fields.removeLast() }
+        } else if !(count == columns.count && !first && !last) {
+            if first && fields.count > 1 { fields.removeFirst() }
+            if last && fields.count > 1 { fields.removeLast() }
+        }
+        var raw: [RawField] = []
+        raw.reserveCapacity(columns.count)
+        for (index, range) in fields.enumerated() {
+            let key = index < columns.count ? columns[index] : "_extra_value_\(index - columns.count + 1)"
+            if index < columns.count && multiValued[index] {
+                appendMultiValue(key: key, text, range, to: &raw)
+            } else {
+                raw.append(RawField(key, DelimitedText.string(text, range)))
+            }
+        }
+        let defect = fields.count == columns.count
+            ? nil : "DATA row has \(fields.count) fields but COLUMNS has \(columns.count)"
+        records.append(RawRecord(fields: raw, position: rowPosition, ordinal: rows, defect: defect))
+    }
+
+    /// A comma-joined lookup field as repeated keys (parts trimmed, empty parts dropped; all empty: one "").
+    private func appendMultiValue(key: String, _ text: [UInt8], _ range: Range<Int>, to raw: inout [RawField]) {
+        var appended = false
+        DelimitedText.forEachField(text, range, delimiter: [UInt8(ascii: ",")]) { part in
+            let trimmed = DelimitedText.trimmed(text, part, DelimitedText.isWhitespace)
+            if !trimmed.isEmpty {
+                raw.append(RawField(key, DelimitedText.string(text, trimmed)))
+                appended = true
+            }
+        }
+        if !appended { raw.append(RawField(key, "")) }
+    }
+
+    private func position(_ place: (line: Int, column: Int)) -> SourcePosition {
+        SourcePosition(file: source, line: place.line, column: place.column)
+    }
+}

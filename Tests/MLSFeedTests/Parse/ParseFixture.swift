@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import MLSFeed
+
+/// Loads parse fixtures and runs them through a reader in chunks of a chosen size.
+enum ParseFixture {
+    static func bytes(_ name: String) throws -> [UInt8] {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/parse"))
+        return try Array(Data(contentsOf: url))
+    }
+
+    /// Feeds `bytes` in `chunk`-byte pieces (nil: whole), taking records after each piece; source is `source`.
+    static func read(_ bytes: [UInt8], settings: ParseSettings, source: String,
+                     chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
+        let reader = makeRecordReader(settings: settings, source: source)
+        var records: [RawRecord] = []
+        let size = max(1, chunk ?? bytes.count)
+        var offset = 0
+        while offset < bytes.count {
+            try reader.feed(bytes[offset..<min(bytes.count, offset + size)])
+            records += reader.takeRecords()
+            offset += size
+        }
+        try reader.finish()
+        records += reader.takeRecords()
+        return (records, reader.report)
+    }
+
+    static func read(_ name: String, _ settings: ParseSettings,
+                     chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
+        try read(bytes(name), settings: settings, source: name, chunk: chunk)
+    }
+
+    /// The error text a read of fixture `name` throws (nil when it reads fine).
+    static func error(_ name: String, _ settings: ParseSettings, chunk: Int? = nil) throws -> String? {
+        let bytes = try bytes(name)
+        do {
+            _ = try read(bytes, settings: settings, source: name, chunk: chunk)
+            return nil
+        } catch let error as InputError {
+            return error.description
+        }
+    }
+
+    static let triples = ParseSettings(format: .triples(TriplesSettings()))
+    static let rets = ParseSettings(format: .retsCompact(RETSSettings()))
+    static let xml = ParseSettings(format: .xml(PlainXMLSettings()))
+}
+
+extension RawRecord {
+    /// `key=value` per field, for compact expectations.
+    var pairs: [String] { fields.map { "\($0.key)=\($0.value)" } }
+    /// `line:column` of the record.
+    var place: String { "\(position.line):\(position.column)" }
+}
