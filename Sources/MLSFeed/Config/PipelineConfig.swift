@@ -1,0 +1,139 @@
+import Foundation
+import YAMLConfig
+
+/// One pipeline, from `pipelines/NAME.yaml`: source, format, mapping, load policy and per-stage settings.
+public struct PipelineConfig: Sendable {
+    public var name: String
+    public var file: String
+    /// The feed id stored with every row (`sdmls`).
+    public var source: String
+    /// Path, glob, directory or `-`, relative paths resolved against the pipeline file; `--input` overrides it.
+    public var input: String?
+    /// The source's time zone: naive timestamps are read in it.
+    public var timeZone: TimeZone?
+    public var parse: ParseSettings
+    public var mapping: Mapping
+    public var mode: LoadMode = .incremental
+    /// The run fails when more than this share of records is rejected.
+    public var maxRejectRatio: Double
+    /// A full dump holding fewer than this share of the source's active listings withdraws nothing.
+    public var withdrawGuard = 0.5
+    /// Stage name → settings.
+    public var stages: [String: StageSettings]
+    /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
+    public var dedupeWindow = 100_000
+
+    public func stage(_ name: String) -> StageSettings { stages[name] ?? StageSettings() }
+}
+
+extension PipelineConfig {
+    static let topKeys = ["name", "source", "format", "mapping", "load", "stages"]
+
+    /// Reads and checks a pipeline file; every mistake is a `ConfigError` with file:line:column and key path.
+    public static func load(path: String, project: ProjectConfig, environment: [String: String]) throws
+        -> PipelineConfig {
+        let root = ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path)
+        try root.keys(allowed: topKeys)
+        let fileName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = try root["name"]?.string() ?? fileName
+
+        let sourceNode = try root.required("source")
+        try sourceNode.keys(allowed: ["id", "input", "time_zone"])
+        let source = try sourceNode.required("id").string()
+        let input = try sourceNode["input"].map { resolve(try $0.string(), relativeTo: path) }
+        var zone: TimeZone?
+        if let zoneNode = sourceNode["time_zone"] {
+            let identifier = try zoneNode.string()
+            guard let tz = TimeZone(identifier: identifier) else {
+                throw zoneNode.error("unknown time zone \(quoted(identifier)) (use an IANA name like America/Los_Angeles)")
+            }
+            zone = tz
+        }
+
+        let parse = try ParseSettings(config: try root.required("format"))
+
+        let mappingNode = try root.required("mapping")
+        let mapping: Mapping
+        if case .scalar = mappingNode.node.kind {
+            let mappingPath = resolve(try mappingNode.string(), relativeTo: path)
+            guard FileManager.default.fileExists(atPath: mappingPath) else {
+                throw mappingNode.error("mapping file \(quoted(mappingPath)) does not exist")
+            }
+            mapping = try Mapping(config: ConfigNode(try YAMLDocument.load(path: mappingPath, environment: environment),
+                                                     file: mappingPath))
+        } else {
+            mapping = try Mapping(config: mappingNode)
+        }
+        if mapping.hasTimestamps && zone == nil {
+            throw sourceNode.error("the mapping has timestamp fields, so the source needs a time_zone")
+        }
+
+        var config = PipelineConfig(name: name, file: path, source: source, input: input, timeZone: zone,
+                                    parse: parse, mapping: mapping, maxRejectRatio: project.maxRejectRatio,
+                                    stages: [:])
+        if let load = root["load"] {
+            try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard"])
+            if let mode = load["mode"] { config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)]) }
+            if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try share(ratio) }
+            if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try share(guardNode) }
+        }
+        let stagesNode = root["stages"]
+        try stagesNode?.keys(allowed: StageSettings.stageNames)
+        for stage in StageSettings.stageNames {
+            var settings = project.stageDefaults
+            if stage == "normalize" || stage == "validate" { settings.workers = max(1, settings.workers) }
+            if StageSettings.singleWorker.contains(stage) { settings.workers = 1 }
+            if let node = stagesNode?[stage] {
+                settings = try StageSettings(config: node, base: settings, stage: stage)
+                if stage == "dedupe", let window = node["window"] {
+                    let n = try window.int()
+                    guard n >= 1 else { throw window.error("window must be at least 1, got \(n)") }
+                    config.dedupeWindow = n
+                }
+            }
+            config.stages[stage] = settings
+        }
+        config.parse.batchSize = config.stage("parse").batchSize
+        return config
+    }
+
+    private static func share(_ node: ConfigNode) throws -> Double {
+        let value = try node.double()
+        guard (0...1).contains(value) else { throw node.error("expected a share between 0 and 1, got \(value)") }
+        return value
+    }
+}
+
+extension ParseSettings {
+    /// Reads `format:` — `type` (triples | rets-compact | xml) and the format's element names and options.
+    init(config node: ConfigNode) throws {
+        let common = ["type", "encoding", "sanitize"]
+        let type = try node.required("type").oneOf([("triples", 0), ("rets-compact", 1), ("xml", 2)])
+        let format: FeedFormat
+        switch type {
+        case 0:
+            try node.keys(allowed: common + ["record", "labels", "keys", "values", "delimiter"])
+            var t = TriplesSettings()
+            if let v = node["record"] { t.recordElement = try v.string() }
+            if let v = node["labels"] { t.labelsElement = try v.string() }
+            if let v = node["keys"] { t.keysElement = try v.string() }
+            if let v = node["values"] { t.valuesElement = try v.string() }
+            if let v = node["delimiter"] {
+                t.delimiter = try v.string()
+                guard !t.delimiter.isEmpty else { throw v.error("the delimiter cannot be empty") }
+            }
+            format = .triples(t)
+        case 1:
+            try node.keys(allowed: common + ["multi_value"])
+            var r = RETSSettings()
+            if let v = node["multi_value"] { r.multiValueColumns = Set(try v.stringList()) }
+            format = .retsCompact(r)
+        default:
+            try node.keys(allowed: common + ["record"])
+            var x = PlainXMLSettings()
+            if let v = node["record"] { x.recordElement = try v.string() }
+            format = .xml(x)
+        }
+        self.init(format: format, encoding: try node["encoding"]?.string(), sanitize: try node["sanitize"]?.bool() ?? false)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import YAMLConfig
+
+/// Project-wide defaults from `config.yaml`: database, data directory, log format and stage defaults.
+public struct ProjectConfig: Sendable {
+    /// A libpq URL or key=value string, or nil for the embedded cluster.
+    public var database: String?
+    /// Where the embedded cluster and run state live (`.mlsfeed/`).
+    public var dataDirectory: String = ".mlsfeed"
+    public enum LogFormat: String, Sendable { case text, json }
+    public var logFormat: LogFormat = .text
+    public var stageDefaults = StageSettings()
+    public var maxRejectRatio = 0.05
+
+    public init() {}
+
+    /// Reads `config.yaml`; relative paths in it are relative to the file's folder.
+    public static func load(path: String, environment: [String: String]) throws -> ProjectConfig {
+        let root = ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path)
+        try root.keys(allowed: ["database", "data_dir", "log_format", "stages", "max_reject_ratio"])
+        var config = ProjectConfig()
+        if let db = root["database"] {
+            let value = try db.string()
+            config.database = value == "embedded" || value.isEmpty ? nil : value
+        }
+        if let dir = root["data_dir"] {
+            config.dataDirectory = resolve(try dir.string(), relativeTo: path)
+        } else {
+            config.dataDirectory = resolve(".mlsfeed", relativeTo: path)
+        }
+        if let format = root["log_format"] { config.logFormat = try format.oneOf([("text", .text), ("json", .json)]) }
+        if let ratio = root["max_reject_ratio"] { config.maxRejectRatio = try ratio.double() }
+        if let stages = root["stages"] {
+            try stages.keys(allowed: ["defaults"])
+            if let defaults = stages["defaults"] {
+                config.stageDefaults = try StageSettings(config: defaults, base: StageSettings(), stage: nil)
+            }
+        }
+        return config
+    }
+
+    /// The database to use: `--database`, then `MLSFEED_DATABASE_URL`, then the libpq variables, then config.yaml;
+    /// nil means the embedded cluster.
+    public func resolvedDatabase(flag: String?, environment: [String: String]) -> String? {
+        if let flag, !flag.isEmpty { return flag == "embedded" ? nil : flag }
+        if let url = environment["MLSFEED_DATABASE_URL"], !url.isEmpty { return url == "embedded" ? nil : url }
+        let libpq = ["PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE", "PGPORT", "PGUSER"]
+        if libpq.contains(where: { environment[$0].map { !$0.isEmpty } ?? false }) { return "" }
+        return database
+    }
+}
+
+extension StageSettings {
+    init(config node: ConfigNode, base: StageSettings, stage: String?) throws {
+        try node.keys(allowed: ["workers", "batch_size", "queue_depth"] + (stage == "dedupe" ? ["window"] : []))
+        self = base
+        if let workers = node["workers"] {
+            do {
+                let n = try workers.int()
+                guard n >= 1, n <= 64 else { throw workers.error("workers must be between 1 and 64, got \(n)") }
+                if let stage, StageSettings.singleWorker.contains(stage), n != 1 {
+                    throw workers.error("the \(stage) stage keeps state and runs exactly 1 worker")
+                }
+                self.workers = n
+
+            }
+        }
+        if let size = node["batch_size"] {
+            let n = try size.int()
+            guard n >= 1 else { throw size.error("batch_size must be at least 1, got \(n)") }
+            batchSize = n
+        }
+        if let depth = node["queue_depth"] {
+            let n = try depth.int()
+            guard n >= 1 else { throw depth.error("queue_depth must be at least 1, got \(n)") }
+            queueDepth = n
+        }
+    }
+}
+
+/// `path` made absolute against the folder of `file` (unless already absolute, or `-`, or a URL).
+func resolve(_ path: String, relativeTo file: String) -> String {
+    if path.hasPrefix("/") || path == "-" || path.contains("://") { return path }
+    let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+    return base.appendingPathComponent(path).standardizedFileURL.path
+}

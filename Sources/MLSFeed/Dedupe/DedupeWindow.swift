@@ -1,0 +1,82 @@
+/// Newest-wins dedupe by key over a bounded window of recent keys: a pure state machine, no I/O.
+///
+/// A record whose key is in the window is compared with the kept one by (modification timestamp, ordinal): the
+/// loser is dropped and counted. Keys that have left the window are resolved downstream by the database
+/// (`DISTINCT ON` in the merge), so memory stays bounded whatever the feed size.
+public struct DedupeWindow: Sendable {
+    /// What to do with an incoming record.
+    public enum Decision: Sendable, Equatable {
+        /// First of its key in the window: pass it on.
+        case keep
+        /// Newer than the one kept: pass it on; the older one already sent is a duplicate the loader resolves.
+        case supersede
+        /// Older than (or tied before) the one kept: drop it.
+        case drop
+    }
+
+    private struct Seen: Sendable {
+        var timestamp: String?
+        var ordinal: Int
+        var generation: Int
+    }
+
+    public let capacity: Int
+    private var seen: [String: Seen] = [:]
+    /// Keys in arrival order, for eviction; entries whose generation no longer matches are stale.
+    private var order: [(key: String, generation: Int)] = []
+    private var orderStart = 0
+    private var generation = 0
+    public private(set) var dropped = 0
+    public private(set) var superseded = 0
+
+    public init(capacity: Int) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    /// Decides the fate of a record with `key`, `timestamp` (canonical UTC text, or nil) and feed `ordinal`.
+    public mutating func offer(key: String, timestamp: String?, ordinal: Int) -> Decision {
+        generation += 1
+        if let kept = seen[key] {
+            if DedupeWindow.wins(timestamp, ordinal, over: kept.timestamp, kept.ordinal) {
+                seen[key] = Seen(timestamp: timestamp, ordinal: ordinal, generation: generation)
+                order.append((key, generation))
+                superseded += 1
+                compact()
+                return .supersede
+            }
+            dropped += 1
+            return .drop
+        }
+        seen[key] = Seen(timestamp: timestamp, ordinal: ordinal, generation: generation)
+        order.append((key, generation))
+        evict()
+        return .keep
+    }
+
+    /// Newest `modification_timestamp` wins (a missing one is oldest); a tie goes to the later record.
+    static func wins(_ t: String?, _ o: Int, over t0: String?, _ o0: Int) -> Bool {
+        switch (t, t0) {
+        case let (a?, b?) where a != b: return a > b
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return o > o0
+        }
+    }
+
+    private mutating func evict() {
+        while seen.count > capacity, orderStart < order.count {
+            let entry = order[orderStart]
+            orderStart += 1
+            if seen[entry.key]?.generation == entry.generation { seen[entry.key] = nil }
+        }
+        compact()
+    }
+
+    private mutating func compact() {
+        if orderStart > 4096 && orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+}

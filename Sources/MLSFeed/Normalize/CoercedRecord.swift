@@ -1,0 +1,21 @@
+/// What coercion made of one mapped field.
+public enum FieldOutcome: Sendable, Hashable {
+    case value(Value)
+    /// No source key had a non-empty value (or the value means "unknown").
+    case missing
+    /// A value was present but broke `rule`.
+    case bad(raw: String, rule: String)
+}
+
+/// A record after the normalize stage: one outcome per mapped field, the unplaced keys, and the raw record.
+public struct CoercedRecord: Sendable, Hashable {
+    public var entity: Entity
+    /// Parallel to the mapping's fields (or embedded-agent fields).
+    public var outcomes: [FieldOutcome]
+    public var extra: [RawField]
+    public var raw: RawRecord
+    /// The agent embedded in a listing, if the mapping has embedded-agent fields.
+    public var embeddedAgent: [FieldOutcome]?
+    /// Control characters removed from this record's values.
+    public var removedCharacters: Int
+}

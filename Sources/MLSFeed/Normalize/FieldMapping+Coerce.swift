@@ -1,0 +1,47 @@
+import Foundation
+
+extension FieldMapping {
+    /// Coerces trimmed, non-empty raw text by this field's type, enum table and bounds.
+    /// Returns `nil` for a value that means "unknown" (a `0` coordinate).
+    public func coerce(_ raw: String, zone: TimeZone?) throws -> Value? {
+        let value: Value?
+        switch type {
+        case .text: value = .text(raw)
+        case .integer: value = .integer(try Coercion.integer(raw))
+        case .decimal: value = .decimal(try Coercion.decimal(raw))
+        case .money: value = .decimal(try Coercion.money(raw))
+        case .date: value = .date(try Coercion.date(raw))
+        case .timestamp: value = .timestamp(try Coercion.timestamp(raw, zone: zone))
+        case .boolean: value = .boolean(try Coercion.boolean(raw))
+        case .phone: value = .text(try Coercion.phone(raw))
+        case .email: value = .text(try Coercion.email(raw))
+        case .postalCode: value = .text(try Coercion.postalCode(raw))
+        case .latitude: value = try Coercion.coordinate(raw, limit: 90).map(Value.double)
+        case .longitude: value = try Coercion.coordinate(raw, limit: 180).map(Value.double)
+        case .enum:
+            guard let word = enumValues[raw.lowercased()] else { throw CoercionFailure("unknown value") }
+            value = .text(word)
+        }
+        if let value, minimum != nil || maximum != nil, let number = value.number {
+            if let minimum, number < minimum { throw CoercionFailure("below minimum \(format(minimum))") }
+            if let maximum, number > maximum { throw CoercionFailure("above maximum \(format(maximum))") }
+        }
+        return value
+    }
+
+    private func format(_ bound: Double) -> String {
+        bound == bound.rounded() && abs(bound) < 1e15 ? String(Int64(bound)) : String(bound)
+    }
+}
+
+extension Value {
+    /// The numeric value of integer, decimal and double values.
+    var number: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .decimal(let s): return Double(s)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+}

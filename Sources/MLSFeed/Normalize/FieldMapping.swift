@@ -1,0 +1,61 @@
+/// How one canonical field is made from source keys: where to look, its type, and what a bad value does.
+public struct FieldMapping: Sendable, Hashable {
+    /// What a present-but-bad value does to the record.
+    public enum OnError: String, Sendable, Hashable, CaseIterable {
+        case reject, `default`, null
+    }
+
+    /// The canonical column (`list_price`).
+    public var name: String
+    /// Source keys tried in order; the first non-empty one wins.
+    public var sources: [String]
+    public var type: FieldType
+    public var required: Bool = false
+    /// Used when the field is missing (and, with `on_error: default`, when it is bad).
+    public var defaultValue: Value?
+    public var onError: OnError = .null
+    /// `enum` fields: lower-cased source word → canonical word.
+    public var enumValues: [String: String] = [:]
+    /// Inclusive numeric bounds for integer, decimal and money fields.
+    public var minimum: Double?
+    public var maximum: Double?
+
+    public init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
+                onError: OnError? = nil, enumValues: [String: String] = [:], minimum: Double? = nil,
+                maximum: Double? = nil) {
+        self.name = name
+        self.sources = sources
+        self.type = type
+        self.required = required
+        self.defaultValue = defaultValue
+        self.onError = onError ?? (required ? .reject : .null)
+        self.enumValues = enumValues
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}
+
+/// A pipeline's mapping: the fields of its record entity and, optionally, an agent embedded in each listing.
+public struct Mapping: Sendable, Hashable {
+    /// What each source record is: a listing, or (roster feeds) an agent.
+    public var entity: Entity
+    public var fields: [FieldMapping]
+    /// Agent fields carried inside listing records (`la_first_name`, ...), made into agent records.
+    public var embeddedAgent: [FieldMapping]
+
+    public init(entity: Entity, fields: [FieldMapping], embeddedAgent: [FieldMapping] = []) {
+        self.entity = entity
+        self.fields = fields
+        self.embeddedAgent = embeddedAgent
+    }
+
+    /// Every source key some field reads: these never go to `extra`.
+    public var placedKeys: Set<String> {
+        Set(fields.flatMap(\.sources) + embeddedAgent.flatMap(\.sources))
+    }
+
+    /// Whether any field needs the source's time zone.
+    public var hasTimestamps: Bool {
+        (fields + embeddedAgent).contains { $0.type == .timestamp }
+    }
+}

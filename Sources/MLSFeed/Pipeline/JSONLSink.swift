@@ -1,0 +1,96 @@
+import Foundation
+
+/// The dry run's sink: nothing reaches the database; records and rejects can be written as JSON lines.
+///
+/// Lines come in feed order, keys in a fixed order, so two runs of the same feed give byte-identical files:
+/// `{"type":"listing",...}`, `{"type":"agent",...}`, `{"type":"reject",...}`.
+final class JSONLSink: RecordSink, @unchecked Sendable {
+    private var handle: FileHandle?
+    private var buffer: [UInt8] = []
+    private var records = 0
+
+    /// `path` nil: count only. `-`: standard output.
+    init(path: String?) throws {
+        guard let path else { return }
+        if path == "-" {
+            handle = .standardOutput
+        } else {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw FetchError("\(path): cannot create the output file")
+            }
+            handle = FileHandle(forWritingAtPath: path)
+        }
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func write(_ batch: [NormalizedRecord]) throws {
+        records += batch.count
+        guard handle != nil else { return }
+        for record in batch { append(JSONLSink.line(record)) }
+        try flushIfFull()
+    }
+
+    func write(rejects: [Reject]) throws {
+        guard handle != nil else { return }
+        for reject in rejects { append(JSONLSink.line(reject)) }
+        try flushIfFull()
+    }
+
+    func commit(_ totals: RunTotals) throws -> LoadCounts {
+        try flush()
+        if handle != FileHandle.standardOutput { try handle?.close() }
+        var counts = LoadCounts()
+        counts.inserted = 0
+        return counts
+    }
+
+    func fail(_ message: String, interrupted: Bool) {
+        try? flush()
+    }
+
+    private func append(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+    }
+
+    private func flushIfFull() throws {
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    private func flush() throws {
+        guard let handle, !buffer.isEmpty else { return }
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func line(_ record: NormalizedRecord) -> String {
+        var members = ["\"type\":\"\(record.entity.rawValue)\"", "\"at\":" + JSONText.string(record.position.description)]
+        for column in record.entity.columns {
+            guard let value = record.values[column.name] else { continue }
+            members.append(JSONText.string(column.name) + ":" + json(value))
+        }
+        if !record.extra.isEmpty { members.append("\"extra\":" + JSONText.object(record.extra)) }
+        members.append("\"content_hash\":\"\(record.contentHash)\"")
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    static func line(_ reject: Reject) -> String {
+        var members = ["\"type\":\"reject\"", "\"entity\":\"\(reject.entity.rawValue)\"",
+                       "\"at\":" + JSONText.string(reject.position.description)]
+        if let key = reject.key { members.append("\"key\":" + JSONText.string(key)) }
+        members.append("\"reasons\":[" + reject.reasons.map { JSONText.string($0.description) }.joined(separator: ",")
+                       + "]")
+        members.append("\"raw\":" + JSONText.pairs(reject.raw))
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private static func json(_ value: Value) -> String {
+        switch value {
+        case .integer(let i): return String(i)
+        case .decimal(let d): return d
+        case .double(let d): return String(d)
+        case .boolean(let b): return b ? "true" : "false"
+        case .text(let s), .date(let s), .timestamp(let s): return JSONText.string(s)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Where the load stage sends what survived dedupe: the database, or a JSONL file in a dry run.
+protocol RecordSink: AnyObject, Sendable {
+    func write(_ records: [NormalizedRecord]) throws
+    func write(rejects: [Reject]) throws
+    /// Makes the run's changes durable; returns what the load did.
+    func commit(_ totals: RunTotals) throws -> LoadCounts
+    /// Abandons the run's changes, recording why.
+    func fail(_ message: String, interrupted: Bool)
+}
+
+/// What the stages counted, handed to the sink at commit.
+struct RunTotals: Sendable {
+    var read = 0
+    var rejected = 0
+    var inputs: [InputFile] = []
+    var timings: [String: Double] = [:]
+    var warnings: [String] = []
+}
+
+/// What the load stage did.
+public struct LoadCounts: Sendable, Hashable {
+    public var runID: Int64?
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var stale = 0
+    public var withdrawn = 0
+    /// Duplicates resolved by the database (beyond the in-memory dedupe window).
+    public var duplicates = 0
+
+    public init() {}
+}

@@ -1,0 +1,21 @@
+/// How one `mlsfeed run` (or `validate`) is carried out, beyond the pipeline file.
+public struct RunOptions: Sendable {
+    /// Overrides `source.input`: a path, glob, directory or `-`.
+    public var input: String?
+    /// libpq conninfo of the database; ignored in a dry run.
+    public var conninfo: String = ""
+    /// Parse, normalize, validate and dedupe, but write nothing to the database.
+    public var dryRun = false
+    /// In a dry run, write the normalized listings, agents and rejects as JSON lines here (`-` for stdout).
+    public var output: String?
+    /// Overrides the pipeline's load mode.
+    public var mode: LoadMode?
+    /// Lets a full dump withdraw listings even below the withdraw guard.
+    public var force = false
+    /// Print a progress line to standard error every second or so.
+    public var progress = false
+    /// How many rejects the summary quotes.
+    public var sampleRejects = 10
+
+    public init() {}
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension RunSummary {
+    /// `{run_id, pipeline, status, read, rejected, duplicates, inserted, updated, unchanged, withdrawn, seconds, ...}`
+    public var json: String {
+        var members: [(String, String)] = [
+            ("run_id", runID.map(String.init) ?? "null"),
+            ("pipeline", JSONText.string(pipeline)),
+            ("source", JSONText.string(source)),
+            ("mode", JSONText.string(mode)),
+            ("dry_run", dryRun ? "true" : "false"),
+            ("status", JSONText.string(status.rawValue)),
+            ("read", String(read)),
+            ("rejected", String(rejected)),
+            ("duplicates", String(duplicates)),
+            ("inserted", String(load.inserted)),
+            ("updated", String(load.updated)),
+            ("unchanged", String(load.unchanged)),
+            ("stale", String(load.stale)),
+            ("withdrawn", String(load.withdrawn)),
+            ("seconds", String(format: "%.3f", seconds)),
+        ]
+        members.append(("warnings", "[" + warnings.map(JSONText.string).joined(separator: ",") + "]"))
+        members.append(("issues", "[" + issues.map(JSONText.string).joined(separator: ",") + "]"))
+        members.append(("reject_reasons", "[" + rejectReasons.map(JSONText.string).joined(separator: ",") + "]"))
+        members.append(("error", error.map(JSONText.string) ?? "null"))
+        let stageJSON = stages.map { s in
+            "{\"stage\":\(JSONText.string(s.name)),\"in\":\(s.itemsIn),\"out\":\(s.itemsOut),"
+                + "\"seconds\":\(String(format: "%.3f", s.seconds))}"
+        }
+        members.append(("stages", "[" + stageJSON.joined(separator: ",") + "]"))
+        return "{" + members.map { "\(JSONText.string($0.0)):\($0.1)" }.joined(separator: ",") + "}\n"
+    }
+
+    /// The human summary printed at the end of a run.
+    public var text: String {
+        var lines: [String] = []
+        let id = runID.map { " run \($0)" } ?? ""
+        let dry = dryRun ? " (dry run: nothing written to the database)" : ""
+        lines.append("mlsfeed: pipeline \(pipeline)\(id), source \(source), mode \(mode): \(status.rawValue)\(dry)")
+        if let error { lines.append(error) }
+        lines.append("  read \(read), rejected \(rejected), duplicates \(duplicates); inserted \(load.inserted), "
+                     + "updated \(load.updated), unchanged \(load.unchanged), stale \(load.stale), "
+                     + "withdrawn \(load.withdrawn); \(String(format: "%.2f", seconds)) s"
+                     + (read > 0 && seconds > 0 ? String(format: " (%.0f records/s)", Double(read) / seconds) : ""))
+        if !stages.isEmpty {
+            lines.append("  stage      batches       in      out   busy s")
+            for s in stages {
+                lines.append("  " + s.name.padding(toLength: 9, withPad: " ", startingAt: 0)
+                             + String(format: "%9d %8d %8d %8.2f", s.batches, s.itemsIn, s.itemsOut, s.seconds))
+            }
+        }
+        if removedCharacters > 0 { lines.append("  removed \(removedCharacters) control characters from values") }
+        for warning in warnings { lines.append("  warning: \(warning)") }
+        if !rejectReasons.isEmpty {
+            lines.append("  rejects by reason:")
+            lines += rejectReasons.map { "    \($0)" }
+        }
+        if !issues.isEmpty {
+            lines.append("  bad optional values (set to NULL or default):")
+            lines += issues.map { "    \($0)" }
+        }
+        if !sampleRejects.isEmpty {
+            lines.append("  first rejects:")
+            lines += sampleRejects.map { "    \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Counters the stages update as the run goes (read, rejected, issues, warnings), safe across threads.
+final class Totals: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var read = 0
+    private(set) var rejected = 0
+    private(set) var bytes: Int64 = 0
+    private(set) var windowDuplicates = 0
+    private(set) var removedCharacters = 0
+    private(set) var warnings: [String] = []
+    private(set) var issues = IssueTally()
+    private(set) var rejectReasons = IssueTally()
+    private(set) var sampleRejects: [String] = []
+
+    private func locked(_ body: () -> Void) {
+        lock.lock()
+        body()
+        lock.unlock()
+    }
+
+    func addRead(_ n: Int) { locked { read += n } }
+    func addBytes(_ n: Int) { locked { bytes += Int64(n) } }
+    func addRemoved(_ n: Int) { locked { removedCharacters += n } }
+    func addWarnings(_ w: [String]) { locked { warnings += w } }
+    func setWindowDuplicates(_ n: Int) { locked { windowDuplicates = n } }
+
+    func addValidated(_ batch: ValidatedBatch, sampleLimit: Int) {
+        locked {
+            rejected += batch.rejects.count
+            removedCharacters += batch.removedCharacters
+            issues.merge(batch.issues)
+            rejectReasons.merge(batch.rejectReasons)
+            for reject in batch.rejects where sampleRejects.count < sampleLimit {
+                sampleRejects.append(reject.diagnostic)
+            }
+        }
+    }
+
+    var snapshot: (read: Int, bytes: Int64, rejected: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (read, bytes, rejected)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import MLSFeed
+
+/// `mlsfeed bench-parse FILE`: the parse stage alone, for the benchmark against `xmllint --stream`.
+enum BenchParseCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        let parsed = try Arguments(args, options: ["format", "record"], flags: ["help"])
+        if parsed.has("help") {
+            print(commandUsage["bench-parse"]!)
+            return 0
+        }
+        guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one FILE") }
+        let path = parsed.positionals[0]
+        let format: FeedFormat
+        switch parsed["format"] ?? "triples" {
+        case "triples":
+            var t = TriplesSettings()
+            if let record = parsed["record"] { t.recordElement = record }
+            format = .triples(t)
+        case "rets-compact": format = .retsCompact(RETSSettings())
+        case "xml":
+            var x = PlainXMLSettings()
+            if let record = parsed["record"] { x.recordElement = record }
+            format = .xml(x)
+        case let other: throw UsageError(message: "unknown format \(other)")
+        }
+        let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.doubleValue ?? 0
+        let started = Date()
+        let result = try parseOnly(path: path, settings: ParseSettings(format: format))
+        let seconds = Date().timeIntervalSince(started)
+        print(String(format: "%d records in %.3f s, %.1f MB/s", result.records, seconds, bytes / 1e6 / seconds))
+        return 0
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import MLSFeed
+
+/// `mlsfeed fixtures generate ...`.
+enum FixturesCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        guard args.first == "generate" else {
+            if args.first == "--help" || args.first == "-h" {
+                print(commandUsage["fixtures"]!)
+                return 0
+            }
+            throw UsageError(message: "expected `fixtures generate`")
+        }
+        if args.contains("--help") {
+            print(commandUsage["fixtures"]!)
+            return 0
+        }
+        let options: FixtureOptions
+        do {
+            options = try FixtureOptions(arguments: Array(args.dropFirst()))
+        } catch let error as FixtureOptions.UsageError {
+            throw UsageError(message: "\(error)")
+        }
+        let started = Date()
+        let truth = try FixtureGenerator.generate(options)
+        let seconds = Date().timeIntervalSince(started)
+        print("wrote \(options.output) (\(truth.records) records, \(truth.uniqueValid) unique valid listings) "
+              + "and \(options.output).truth.json in \(String(format: "%.2f", seconds)) s")
+        return 0
+    }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import MLSFeed
+import YAMLConfig
+
+/// `mlsfeed run` and `mlsfeed validate`.
+enum RunCommand {
+    static func main(_ args: [String], validateOnly: Bool) throws -> Int32 {
+        let command = validateOnly ? "validate" : "run"
+        let parsed = try Arguments(args, options: ["input", "database", "mode", "output", "summary-json", "config"],
+                                   flags: ["dry-run", "force", "progress", "no-progress", "quiet", "help"])
+        if parsed.has("help") || parsed.positionals.contains("-h") {
+            print(commandUsage[command]!)
+            return 0
+        }
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(message: parsed.positionals.isEmpty ? "missing PIPELINE" : "expected one PIPELINE")
+        }
+        let context = try Context(configFlag: parsed["config"])
+        let pipelinePath = try locatePipeline(parsed.positionals[0])
+        let config = try PipelineConfig.load(path: pipelinePath, project: context.project,
+                                             environment: context.environment)
+
+        var options = RunOptions()
+        options.input = parsed["input"]
+        options.dryRun = validateOnly || parsed.has("dry-run")
+        options.output = parsed["output"]
+        options.force = parsed.has("force")
+        if options.output != nil && !options.dryRun {
+            throw UsageError(message: "--output writes JSON lines in a dry run only; add --dry-run")
+        }
+        if let mode = parsed["mode"] {
+            guard let value = LoadMode(rawValue: mode) else {
+                throw UsageError(message: "--mode must be full or incremental, got \(mode)")
+            }
+            options.mode = value
+        }
+        options.progress = parsed.has("progress") || (!parsed.has("no-progress") && isatty(2) == 1 && !validateOnly)
+        if validateOnly && options.input == nil && config.input == nil {
+            print("\(pipelinePath): ok (no input to check)")
+            return 0
+        }
+        if !options.dryRun {
+            options.conninfo = try context.conninfo(flag: parsed["database"])
+        }
+
+        let runner = PipelineRunner(config: config, options: options)
+        let signals = installSignalHandlers { runner.interrupt() }
+        defer { signals.forEach { $0.cancel() } }
+        let summary = try runner.run()
+
+        if let path = parsed["summary-json"] {
+            try Data(summary.json.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        let quiet = parsed.has("quiet")
+        let stdoutTaken = options.output == "-"
+        if summary.status != .succeeded {
+            printError(summary.text)
+            return 1
+        }
+        if !quiet {
+            if stdoutTaken { printError(summary.text) } else { print(summary.text, terminator: "") }
+        }
+        if validateOnly && summary.rejected > 0 { return 1 }
+        return 0
+    }
+
+    /// A path to a pipeline file, or a bare name looked up as `pipelines/NAME.yaml`.
+    static func locatePipeline(_ name: String) throws -> String {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: name) { return name }
+        for candidate in ["pipelines/\(name).yaml", "pipelines/\(name).yml", "\(name).yaml"]
+        where fm.fileExists(atPath: candidate) {
+            return candidate
+        }
+        throw UsageError(message: "no pipeline \(name) (looked for \(name) and pipelines/\(name).yaml)")
+    }
+
+    /// SIGINT and SIGTERM stop the run cleanly: stages cancel, the database keeps its last good state.
+    static func installSignalHandlers(_ handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import MLSFeed
+
+/// `mlsfeed`: the command-line front of the pipeline. Exit codes: 0 success, 1 the run failed, 2 usage or config.
+let version = "0.1.0"
+
+let usage = """
+    mlsfeed \(version) — ingest MLS listing feeds (XML) into PostgreSQL
+
+    usage: mlsfeed <command> [options]
+
+    commands:
+      run PIPELINE        run a pipeline: fetch, parse, normalize, validate, dedupe, load
+      validate PIPELINE   check a pipeline file (and, with --input, its feed) without touching the database
+      db start|stop|status|url|migrate
+                          manage the embedded PostgreSQL (or migrate the configured database)
+      runs                list recent runs from the run ledger
+      fixtures generate   write a deterministic synthetic feed and its truth file
+      bench-parse FILE    time the parse stage alone on a feed file
+
+    global options:
+      --config PATH       project config (default: ./config.yaml, or $MLSFEED_CONFIG)
+      --help, -h          help for a command
+      --version           print the version
+
+    exit codes: 0 success, 1 the run failed, 2 usage or configuration error
+    """
+
+/// Writes to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+}
+
+func main() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let command = arguments.first else {
+        printError(usage)
+        return 2
+    }
+    arguments.removeFirst()
+    do {
+        switch command {
+        case "--version", "version":
+            print("mlsfeed \(version)")
+            return 0
+        case "--help", "-h", "help":
+            if let topic = arguments.first, let text = commandUsage[topic] {
+                print(text)
+            } else {
+                print(usage)
+            }
+            return 0
+        case "run": return try RunCommand.main(arguments, validateOnly: false)
+        case "validate": return try RunCommand.main(arguments, validateOnly: true)
+        case "db": return try DBCommand.main(arguments)
+        case "runs": return try RunsCommand.main(arguments)
+        case "fixtures": return try FixturesCommand.main(arguments)
+        case "bench-parse": return try BenchParseCommand.main(arguments)
+        default:
+            let known = ["run", "validate", "db", "runs", "fixtures", "bench-parse", "help"]
+            let hint = known.first { $0.hasPrefix(command) || command.hasPrefix($0) }.map { "; did you mean \($0)?" }
+            printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
+            return 2
+        }
+    } catch let error as UsageError {
+        printError("\(error)\n\n\(commandUsage[command] ?? usage)")
+        return 2
+    } catch {
+        printError(describe(error))
+        return exitCode(for: error)
+    }
+}
+
+exit(main())

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import MLSFeed
+import YAMLConfig
+
+@Suite struct PipelineConfigTests {
+    /// Writes `text` as `nightly.yaml` beside a copy of the shipped mapping; returns its path.
+    static func write(_ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlsfeed-cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("mappings"),
+                                                withIntermediateDirectories: true)
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../pipelines/mappings/servlet-triples.yaml").standardizedFileURL
+        try FileManager.default.copyItem(at: shipped, to: dir.appendingPathComponent("mappings/servlet-triples.yaml"))
+        let path = dir.appendingPathComponent("nightly.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func load(_ text: String, environment: [String: String] = [:]) throws -> PipelineConfig {
+        try PipelineConfig.load(path: try write(text), project: ProjectConfig(), environment: environment)
+    }
+
+    static let valid = """
+        source:
+          id: sdmls
+          input: data/dump.xml
+          time_zone: America/Los_Angeles
+        format:
+          type: triples
+          delimiter: "|"
+        mapping: mappings/servlet-triples.yaml
+        load:
+          mode: full
+        stages:
+          normalize: { workers: 2 }
+          load:
+            batch_size: 5000
+        """
+
+    @Test func validPipelineLoads() throws {
+        let config = try Self.load(Self.valid)
+        #expect(config.name == "nightly")
+        #expect(config.source == "sdmls")
+        #expect(config.mode == .full)
+        #expect(config.stage("normalize").workers == 2)
+        #expect(config.stage("load").batchSize == 5000)
+        #expect(config.mapping.fields.count == 32)
+        #expect(config.input?.hasSuffix("/data/dump.xml") == true)
+    }
+
+    @Test(arguments: [
+        (valid.replacingOccurrences(of: "batch_size: 5000", with: "batch_size: lots"),
+         #"nightly.yaml:14:17: error: stages.load.batch_size: expected an integer, got "lots""#),
+        (valid.replacingOccurrences(of: "  load:\n    batch_size", with: "  lod:\n    batch_size"),
+         #"nightly.yaml:13:3: error: stages.lod: unknown key "lod"; did you mean "load"?"#),
+        (valid.replacingOccurrences(of: "mode: full", with: "mode: nightly"),
+         #"nightly.yaml:10:9: error: load.mode: expected one of: incremental, full, got "nightly""#),
+        (valid.replacingOccurrences(of: "type: triples", with: "type: csv"),
+         #"nightly.yaml:6:9: error: format.type: expected one of: triples, rets-compact, xml, got "csv""#),
+        (valid.replacingOccurrences(of: "  time_zone: America/Los_Angeles\n", with: ""),
+         "nightly.yaml:2:3: error: source: the mapping has timestamp fields, so the source needs a time_zone"),
+        (valid.replacingOccurrences(of: "workers: 2", with: "workers: 0"),
+         "nightly.yaml:12:25: error: stages.normalize.workers: workers must be between 1 and 64, got 0"),
+        (valid.replacingOccurrences(of: "  load:\n    batch_size: 5000", with: "  dedupe: { workers: 3 }"),
+         "nightly.yaml:13:22: error: stages.dedupe.workers: the dedupe stage keeps state and runs exactly 1 worker"),
+        (valid.replacingOccurrences(of: "id: sdmls", with: "id: ${MLS_SOURCE}"),
+         "nightly.yaml:2:7: error: source.id: environment variable MLS_SOURCE is not set"),
+    ])
+    func mistakesPointAtFileLineColumn(text: String, expected: String) throws {
+        let path = try Self.write(text)
+        let directory = String(path.dropLast("nightly.yaml".count))
+        #expect {
+            _ = try PipelineConfig.load(path: path, project: ProjectConfig(), environment: [:])
+        } throws: { error in
+            "\(error)" == directory + expected
+        }
+    }
+
+    @Test func environmentDefaultsExpand() throws {
+        let text = Self.valid.replacingOccurrences(of: "id: sdmls", with: "id: ${MLS_SOURCE:-crmls}")
+        #expect(try Self.load(text).source == "crmls")
+        #expect(try Self.load(text, environment: ["MLS_SOURCE": "sdmls"]).source == "sdmls")
+    }
+}
