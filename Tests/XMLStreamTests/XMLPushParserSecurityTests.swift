@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import XMLStream
+import XMLStream
 
 /// Entity attacks: each is refused at its first declaration, fast, and the referenced file is never read.
 @Suite struct XMLPushParserSecurityTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import XMLStream
+import XMLStream
 
 /// Writes every event as a line: `start name a=v @line:col`, `text "..."` (non-blank runs), `end name`.
 final class EventRecorder: XMLStreamDelegate {

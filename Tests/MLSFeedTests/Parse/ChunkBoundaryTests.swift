@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import MLSFeed
+import MLSFeed
 
 /// The same document fed in 1-byte, 7-byte, 4 KiB and whole chunks gives identical records and reports.
 @Suite struct ChunkBoundaryTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import MLSFeed
+import MLSFeed
 
 /// Loads parse fixtures and runs them through a reader in chunks of a chosen size.
 enum ParseFixture {

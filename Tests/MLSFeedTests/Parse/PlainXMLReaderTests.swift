@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import MLSFeed
+import MLSFeed
 
 @Suite struct PlainXMLReaderTests {
     @Test func attributesAreFields() throws {
