@@ -78,9 +78,16 @@ extension StageSettings {
     }
 }
 
-/// `path` made absolute against the folder of `file` (unless already absolute, or `-`, or a URL).
+/// `path` resolved against the folder of `file` (unless absolute, `-`, or a URL); stays relative when `file` is,
+/// so positions in messages read `pipelines/data/sample.xml:12:3` rather than a machine-specific absolute path.
 func resolve(_ path: String, relativeTo file: String) -> String {
     if path.hasPrefix("/") || path == "-" || path.contains("://") { return path }
-    let base = URL(fileURLWithPath: file).deletingLastPathComponent()
-    return base.appendingPathComponent(path).standardizedFileURL.path
+    let folder = (file as NSString).deletingLastPathComponent
+    let joined = folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+    var parts: [String] = []
+    for part in joined.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+        if part == "." || (part.isEmpty && !parts.isEmpty) { continue }
+        if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() } else { parts.append(part) }
+    }
+    return parts.joined(separator: "/")
 }

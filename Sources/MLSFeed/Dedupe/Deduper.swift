@@ -13,6 +13,8 @@ public struct Deduper: Sendable {
 
     /// Listings dropped as older duplicates within the window.
     public var droppedListings: Int { window.dropped }
+    /// Listings passed on although an older copy was already sent: the loader's merge discards that copy.
+    public var supersededListings: Int { window.superseded }
 
     /// Filters one batch, keeping feed order.
     public mutating func process(_ records: [NormalizedRecord]) -> [NormalizedRecord] {

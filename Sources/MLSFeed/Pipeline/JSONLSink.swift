@@ -23,16 +23,19 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         buffer.reserveCapacity(1 << 20)
     }
 
-    func write(_ batch: [NormalizedRecord]) throws {
+    func write(_ batch: [NormalizedRecord], rejects: [Reject]) throws {
         records += batch.count
         guard handle != nil else { return }
-        for record in batch { append(JSONLSink.line(record)) }
-        try flushIfFull()
-    }
-
-    func write(rejects: [Reject]) throws {
-        guard handle != nil else { return }
-        for reject in rejects { append(JSONLSink.line(reject)) }
+        // Merge by feed ordinal so the file reads in feed order (a listing's agent follows it).
+        var r = 0
+        for record in batch {
+            while r < rejects.count && rejects[r].ordinal < record.ordinal {
+                append(JSONLSink.line(rejects[r]))
+                r += 1
+            }
+            append(JSONLSink.line(record))
+        }
+        for reject in rejects[r...] { append(JSONLSink.line(reject)) }
         try flushIfFull()
     }
 

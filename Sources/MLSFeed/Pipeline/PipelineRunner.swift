@@ -200,12 +200,14 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         spawn("dedupe", group: group, done: deduped.producerFinished) { [self] in
             var deduper = Deduper(windowCapacity: config.dedupeWindow)
+            let dryRun = options.dryRun
             let sampleLimit = options.sampleRejects
             while let (sequence, batch) = try validated.pop() {
                 let t0 = monotonicSeconds()
                 let records = deduper.process(batch.records)
                 state.addValidated(batch, sampleLimit: sampleLimit)
-                state.setWindowDuplicates(deduper.droppedListings)
+                // A real run's loader counts the superseded copies it discards; a dry run has no loader.
+                state.setWindowDuplicates(deduper.droppedListings + (dryRun ? deduper.supersededListings : 0))
                 control.record(stage: "dedupe", itemsIn: batch.records.count, itemsOut: records.count,
                                seconds: monotonicSeconds() - t0)
                 try deduped.push(DedupedBatch(records: records, rejects: batch.rejects), sequence: sequence)
@@ -214,19 +216,21 @@ public final class PipelineRunner: @unchecked Sendable {
         spawn("load", group: group, done: {}) { [self] in
             let batchSize = config.stage("load").batchSize
             var pending: [NormalizedRecord] = []
+            var pendingRejects: [Reject] = []
             pending.reserveCapacity(batchSize)
             func flush() throws {
-                guard !pending.isEmpty else { return }
+                guard !pending.isEmpty || !pendingRejects.isEmpty else { return }
                 let t0 = monotonicSeconds()
-                try sink.write(pending)
-                control.record(stage: "load", itemsIn: pending.count, itemsOut: pending.count,
+                try sink.write(pending, rejects: pendingRejects)
+                control.record(stage: "load", itemsIn: pending.count + pendingRejects.count, itemsOut: pending.count,
                                seconds: monotonicSeconds() - t0)
                 pending.removeAll(keepingCapacity: true)
+                pendingRejects.removeAll(keepingCapacity: true)
             }
             while let (_, batch) = try deduped.pop() {
-                if !batch.rejects.isEmpty { try sink.write(rejects: batch.rejects) }
                 pending += batch.records
-                if pending.count >= batchSize { try flush() }
+                pendingRejects += batch.rejects
+                if pending.count + pendingRejects.count >= batchSize { try flush() }
             }
             try flush()
         }

@@ -1,7 +1,7 @@
 /// Where the load stage sends what survived dedupe: the database, or a JSONL file in a dry run.
 protocol RecordSink: AnyObject, Sendable {
-    func write(_ records: [NormalizedRecord]) throws
-    func write(rejects: [Reject]) throws
+    /// Takes one batch: records and rejects, each in feed order.
+    func write(_ records: [NormalizedRecord], rejects: [Reject]) throws
     /// Makes the run's changes durable; returns what the load did.
     func commit(_ totals: RunTotals) throws -> LoadCounts
     /// Abandons the run's changes, recording why.
