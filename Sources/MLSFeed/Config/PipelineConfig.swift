@@ -22,6 +22,8 @@ public struct PipelineConfig: Sendable {
     public var stages: [String: StageSettings]
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
     public var dedupeWindow = 100_000
+    /// How many records the dedupe stage holds back so a superseded copy can be dropped before it leaves.
+    public var dedupeHold = 10_000
 
     public func stage(_ name: String) -> StageSettings { stages[name] ?? StageSettings() }
 }
@@ -89,6 +91,11 @@ extension PipelineConfig {
                     let n = try window.int()
                     guard n >= 1 else { throw window.error("window must be at least 1, got \(n)") }
                     config.dedupeWindow = n
+                }
+                if stage == "dedupe", let hold = node["hold"] {
+                    let n = try hold.int()
+                    guard n >= 0 else { throw hold.error("hold must be at least 0, got \(n)") }
+                    config.dedupeHold = n
                 }
             }
             config.stages[stage] = settings

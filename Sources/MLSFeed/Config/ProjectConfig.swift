@@ -52,7 +52,7 @@ public struct ProjectConfig: Sendable {
 
 extension StageSettings {
     init(config node: ConfigNode, base: StageSettings, stage: String?) throws {
-        try node.keys(allowed: ["workers", "batch_size", "queue_depth"] + (stage == "dedupe" ? ["window"] : []))
+        try node.keys(allowed: ["workers", "batch_size", "queue_depth"] + (stage == "dedupe" ? ["window", "hold"] : []))
         self = base
         if let workers = node["workers"] {
             do {

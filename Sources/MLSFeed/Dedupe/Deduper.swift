@@ -1,40 +1,115 @@
 /// The dedupe stage: one listing per MLS number (newest wins, via a bounded window) and one agent per agent id.
 ///
+/// Output is held back by up to `hold` items, so when a newer copy supersedes one still held, the older copy is
+/// dropped right here and never leaves the stage: a dry run's output then has one row per MLS number and the
+/// merge has fewer duplicates to resolve. Copies that already left are resolved by the loader's merge.
 /// Agents are few (thousands) but repeat in every listing that names them, so they are deduped exactly: an agent
 /// is passed on when first seen and again only if its content changed.
 public struct Deduper: Sendable {
-    private var window: DedupeWindow
-    private var agents: [String: String] = [:]
-    public private(set) var agentRepeats = 0
-
-    public init(windowCapacity: Int) {
-        window = DedupeWindow(capacity: windowCapacity)
+    /// An item moving through the stage in feed order.
+    public enum Item: Sendable {
+        case record(NormalizedRecord)
+        case reject(Reject)
     }
 
-    /// Listings dropped as older duplicates within the window.
-    public var droppedListings: Int { window.dropped }
-    /// Listings passed on although an older copy was already sent: the loader's merge discards that copy.
-    public var supersededListings: Int { window.superseded }
+    private var window: DedupeWindow
+    private var agents: [String: String] = [:]
+    private let hold: Int
+    /// Held items in feed order; a dropped slot becomes nil.
+    private var held: [Item?] = []
+    private var heldStart = 0
+    private var heldCount = 0
+    /// MLS number → absolute slot index of its held listing.
+    private var heldListing: [String: Int] = [:]
+    private var released = 0
+    public private(set) var agentRepeats = 0
+    /// Superseded listings dropped while still held.
+    public private(set) var droppedHeld = 0
 
-    /// Filters one batch, keeping feed order.
-    public mutating func process(_ records: [NormalizedRecord]) -> [NormalizedRecord] {
-        var out: [NormalizedRecord] = []
-        out.reserveCapacity(records.count)
+    public init(windowCapacity: Int, hold: Int = 10_000) {
+        window = DedupeWindow(capacity: windowCapacity)
+        self.hold = max(0, hold)
+    }
+
+    /// Listings dropped as older duplicates in memory (within the window, or superseded while held).
+    public var droppedListings: Int { window.dropped + droppedHeld }
+    /// Listings passed on although an older copy had already left the stage: the loader's merge discards that copy.
+    public var supersededListings: Int { window.superseded - droppedHeld }
+
+    /// Takes one batch (records and rejects, each in feed order) and returns what leaves the stage, in feed order.
+    public mutating func process(records: [NormalizedRecord], rejects: [Reject]) -> [Item] {
+        var r = 0
         for record in records {
-            guard let key = record.key else { continue }
-            switch record.entity {
-            case .listing:
-                if window.offer(key: key, timestamp: record.modificationTimestamp, ordinal: record.ordinal) != .drop {
-                    out.append(record)
+            while r < rejects.count && rejects[r].ordinal < record.ordinal {
+                admit(.reject(rejects[r]))
+                r += 1
+            }
+            offer(record)
+        }
+        for reject in rejects[r...] { admit(.reject(reject)) }
+        return release(keeping: hold)
+    }
+
+    /// Everything still held, at the end of the input.
+    public mutating func finish() -> [Item] {
+        release(keeping: 0)
+    }
+
+    private mutating func offer(_ record: NormalizedRecord) {
+        guard let key = record.key else { return }
+        switch record.entity {
+        case .listing:
+            switch window.offer(key: key, timestamp: record.modificationTimestamp, ordinal: record.ordinal) {
+            case .drop:
+                return
+            case .supersede:
+                if let slot = heldListing[key], slot >= released {
+                    held[slot - released + heldStart] = nil
+                    heldCount -= 1
+                    droppedHeld += 1
                 }
-            case .agent:
-                if agents[key] == record.contentHash {
-                    agentRepeats += 1
-                } else {
-                    agents[key] = record.contentHash
-                    out.append(record)
+            case .keep:
+                break
+            }
+            heldListing[key] = released + (held.count - heldStart)
+            admit(.record(record))
+        case .agent:
+            if agents[key] == record.contentHash {
+                agentRepeats += 1
+            } else {
+                agents[key] = record.contentHash
+                admit(.record(record))
+            }
+        }
+    }
+
+    private mutating func admit(_ item: Item) {
+        held.append(item)
+        heldCount += 1
+    }
+
+    private mutating func release(keeping: Int) -> [Item] {
+        var out: [Item] = []
+        while heldCount > keeping, heldStart < held.count {
+            if let item = held[heldStart] {
+                out.append(item)
+                heldCount -= 1
+                if case .record(let record) = item, record.entity == .listing, let key = record.key,
+                   heldListing[key] == released {
+                    heldListing[key] = nil
                 }
             }
+            heldStart += 1
+            released += 1
+        }
+        // Skip dropped slots at the front so they do not count against `keeping` later.
+        while heldStart < held.count, held[heldStart] == nil {
+            heldStart += 1
+            released += 1
+        }
+        if heldStart > 4096 && heldStart * 2 > held.count {
+            held.removeFirst(heldStart)
+            heldStart = 0
         }
         return out
     }

@@ -199,19 +199,32 @@ public final class PipelineRunner: @unchecked Sendable {
             }
         }
         spawn("dedupe", group: group, done: deduped.producerFinished) { [self] in
-            var deduper = Deduper(windowCapacity: config.dedupeWindow)
+            var deduper = Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold)
             let dryRun = options.dryRun
             let sampleLimit = options.sampleRejects
-            while let (sequence, batch) = try validated.pop() {
-                let t0 = monotonicSeconds()
-                let records = deduper.process(batch.records)
-                state.addValidated(batch, sampleLimit: sampleLimit)
+            var last = -1
+            func push(_ items: [Deduper.Item], sequence: Int, itemsIn: Int, started: Double) throws {
+                var batch = DedupedBatch(records: [], rejects: [])
+                for item in items {
+                    switch item {
+                    case .record(let record): batch.records.append(record)
+                    case .reject(let reject): batch.rejects.append(reject)
+                    }
+                }
                 // A real run's loader counts the superseded copies it discards; a dry run has no loader.
                 state.setWindowDuplicates(deduper.droppedListings + (dryRun ? deduper.supersededListings : 0))
-                control.record(stage: "dedupe", itemsIn: batch.records.count, itemsOut: records.count,
-                               seconds: monotonicSeconds() - t0)
-                try deduped.push(DedupedBatch(records: records, rejects: batch.rejects), sequence: sequence)
+                control.record(stage: "dedupe", itemsIn: itemsIn, itemsOut: batch.records.count,
+                               seconds: monotonicSeconds() - started)
+                try deduped.push(batch, sequence: sequence)
             }
+            while let (sequence, batch) = try validated.pop() {
+                let t0 = monotonicSeconds()
+                state.addValidated(batch, sampleLimit: sampleLimit)
+                let items = deduper.process(records: batch.records, rejects: batch.rejects)
+                try push(items, sequence: sequence, itemsIn: batch.records.count, started: t0)
+                last = sequence
+            }
+            try push(deduper.finish(), sequence: last + 1, itemsIn: 0, started: monotonicSeconds())
         }
         spawn("load", group: group, done: {}) { [self] in
             let batchSize = config.stage("load").batchSize

@@ -1,0 +1,63 @@
+import Testing
+@testable import MLSFeed
+
+@Suite struct DeduperTests {
+    static func listing(_ key: String, _ timestamp: String?, ordinal: Int, hash: String = "h") -> NormalizedRecord {
+        var values: [String: Value] = ["listing_id": .text(key)]
+        if let timestamp { values["modification_timestamp"] = .timestamp(timestamp) }
+        return NormalizedRecord(entity: .listing, values: values, extra: [],
+                                position: SourcePosition(file: "f", line: ordinal + 1, column: 1), ordinal: ordinal,
+                                contentHash: hash)
+    }
+
+    static func agent(_ key: String, ordinal: Int, hash: String) -> NormalizedRecord {
+        NormalizedRecord(entity: .agent, values: ["agent_mls_id": .text(key)], extra: [],
+                         position: SourcePosition(file: "f", line: ordinal + 1, column: 1), ordinal: ordinal,
+                         contentHash: hash)
+    }
+
+    static func ordinals(_ items: [Deduper.Item]) -> [String] {
+        items.map {
+            switch $0 {
+            case .record(let r): return "\(r.entity == .listing ? "L" : "A")\(r.ordinal)"
+            case .reject(let r): return "R\(r.ordinal)"
+            }
+        }
+    }
+
+    @Test func heldSupersededCopyIsDroppedBeforeItLeaves() {
+        var deduper = Deduper(windowCapacity: 100, hold: 10)
+        let out = deduper.process(records: [
+            Self.listing("1", "2026-11-01T00:00:00Z", ordinal: 0),
+            Self.listing("2", "2026-11-01T00:00:00Z", ordinal: 1),
+            Self.listing("1", "2026-11-02T00:00:00Z", ordinal: 2),
+            Self.listing("2", "2026-10-01T00:00:00Z", ordinal: 3),
+        ], rejects: [Reject(entity: .listing, key: "9", position: SourcePosition(file: "f", line: 2, column: 1),
+                            ordinal: 1, reasons: [], raw: [])])
+        #expect(out.isEmpty)
+        #expect(Self.ordinals(deduper.finish()) == ["L1", "R1", "L2"])
+        #expect(deduper.droppedListings == 2)
+        #expect(deduper.supersededListings == 0)
+    }
+
+    @Test func copyThatAlreadyLeftIsLeftToTheMerge() {
+        var deduper = Deduper(windowCapacity: 100, hold: 1)
+        var out = deduper.process(records: [Self.listing("1", nil, ordinal: 0), Self.listing("2", nil, ordinal: 1)],
+                                  rejects: [])
+        #expect(Self.ordinals(out) == ["L0"])
+        out = deduper.process(records: [Self.listing("1", nil, ordinal: 2)], rejects: [])
+        #expect(Self.ordinals(out + deduper.finish()) == ["L1", "L2"])
+        #expect(deduper.supersededListings == 1)
+        #expect(deduper.droppedListings == 0)
+    }
+
+    @Test func agentsPassOnlyWhenNewOrChanged() {
+        var deduper = Deduper(windowCapacity: 100, hold: 0)
+        let out = deduper.process(records: [
+            Self.agent("A", ordinal: 0, hash: "x"), Self.agent("A", ordinal: 1, hash: "x"),
+            Self.agent("A", ordinal: 2, hash: "y"), Self.agent("B", ordinal: 3, hash: "x"),
+        ], rejects: [])
+        #expect(Self.ordinals(out) == ["A0", "A2", "A3"])
+        #expect(deduper.agentRepeats == 1)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import MLSFeed
+
+/// The whole pipeline in a dry run: real files, real libxml2, every stage; no database.
+@Suite struct PipelineRunnerTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Fixtures/pipeline").standardizedFileURL
+
+    static func dryRun(_ pipeline: String, workers: Int = 1, output: String? = nil, input: String? = nil) throws
+        -> RunSummary {
+        var config = try PipelineConfig.load(path: fixtures.appendingPathComponent(pipeline).path,
+                                             project: ProjectConfig(), environment: [:])
+        config.stages["normalize"]?.workers = workers
+        config.stages["validate"]?.workers = workers
+        config.parse.batchSize = 2
+        var options = RunOptions()
+        options.dryRun = true
+        options.output = output
+        options.input = input
+        return try PipelineRunner(config: config, options: options).run()
+    }
+
+    @Test(arguments: [1, 3])
+    func smallFeedMatchesTheGoldenOutputByteForByte(workers: Int) throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mlsfeed-\(UUID().uuidString).jsonl")
+        let summary = try Self.dryRun("small.yaml", workers: workers, output: out.path)
+        #expect(summary.status == .succeeded)
+        #expect(summary.read == 7)
+        #expect(summary.rejected == 2)
+        #expect(summary.duplicates == 2)
+        let produced = try String(contentsOf: out, encoding: .utf8)
+            .replacingOccurrences(of: Self.fixtures.path + "/", with: "")
+        let golden = try String(contentsOf: Self.fixtures.appendingPathComponent("small.golden.jsonl"), encoding: .utf8)
+        #expect(produced == golden)
+    }
+
+    @Test func summaryCountsIssuesAndReasons() throws {
+        let summary = try Self.dryRun("small.yaml")
+        #expect(summary.rejectReasons == [#"list_price: 1 not a price ("call agent")"#,
+                                          "record: 1 field count differs from keys"])
+        #expect(summary.issues == [#"agent.email: 1 not an email address ("ann@example")"#])
+        #expect(summary.sampleRejects.count == 2)
+        #expect(summary.json.contains(#""status":"succeeded","read":7,"rejected":2,"duplicates":2,"#))
+    }
+
+    @Test func malformedFeedFailsTheRunWithPosition() throws {
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).xml")
+        try "<dump><keys>mls_number|status|list_price</keys><listing><values>1|A|5</values></listin>\n</dump>"
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let summary = try Self.dryRun("small.yaml", input: broken.path)
+        #expect(summary.status == .failed)
+        #expect(summary.error?.hasPrefix("\(broken.path):1:") == true)
+        #expect(summary.error?.contains("error:") == true)
+    }
+
+    @Test func tooManyRejectsFailTheRun() throws {
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).xml")
+        try "<dump><keys>mls_number|status|list_price</keys><listing><values>1|A|TBD</values></listing></dump>"
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let summary = try Self.dryRun("small.yaml", input: bad.path)
+        #expect(summary.status == .failed)
+        #expect(summary.error == "error: 1 of 1 records rejected (100.0%), more than max_reject_ratio 50%; "
+            + "nothing was loaded")
+    }
+
+    @Test func missingInputIsAnError() {
+        #expect(throws: FetchError("/nonexistent/feed.xml: no such file or directory")) {
+            _ = try Self.dryRun("small.yaml", input: "/nonexistent/feed.xml")
+        }
+    }
+}
