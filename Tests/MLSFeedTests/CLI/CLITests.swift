@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The `mlsfeed` executable: exit codes, usage and compiler-style errors (no database needed).
+@Suite struct CLITests {
+    @Test func versionAndHelp() throws {
+        let version = try CLI.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "mlsfeed 0.1.0\n")
+        let help = try CLI.run(["run", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("usage: mlsfeed run PIPELINE [options]"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "error: unknown command frobnicate"),
+        (["run"], "error: missing PIPELINE"),
+        (["run", "sample", "--dry-rn"], "error: unknown option --dry-rn; did you mean --dry-run?"),
+        (["run", "sample", "--mode", "weekly"], "error: --mode must be full or incremental, got weekly"),
+        (["run", "sample", "--output", "x.jsonl"], "error: --output writes JSON lines in a dry run only; add --dry-run"),
+        (["run", "nosuch"], "error: no pipeline nosuch (looked for nosuch and pipelines/nosuch.yaml)"),
+    ])
+    func usageMistakesExitTwo(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(message + "\n"))
+    }
+
+    @Test func brokenPipelineFileExitsTwoWithPosition() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try """
+            source:
+              id: sdmls
+            format:
+              type: triples
+            mapping:
+              fields:
+                listing_id: { from: mls_number, type: txt }
+            """.write(to: dir.appendingPathComponent("nightly.yaml"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["validate", "nightly.yaml"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == "nightly.yaml:7:43: error: mapping.fields.listing_id.type: expected one of: text, "
+            + "integer, decimal, money, date, timestamp, boolean, enum, phone, email, postal_code, latitude, "
+            + "longitude, got \"txt\"\n")
+    }
+
+    @Test func dryRunOfTheSampleMatchesItsTruth() throws {
+        let summaryPath = FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID().uuidString).json")
+        let result = try CLI.run(["run", "sample", "--dry-run", "--summary-json", summaryPath.path])
+        #expect(result.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: summaryPath)) as! [String: Any]
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.packageRoot.appendingPathComponent(
+            "pipelines/data/sample.truth.json"))) as! [String: Any]
+        #expect(summary["status"] as? String == "succeeded")
+        #expect(summary["read"] as? Int == truth["records"] as? Int)
+        #expect(summary["rejected"] as? Int == truth["rejects"] as? Int)
+        #expect(summary["duplicates"] as? Int == truth["duplicates"] as? Int)
+        for key in ["run_id", "pipeline", "inserted", "updated", "unchanged", "withdrawn", "seconds"] {
+            #expect(summary[key] != nil, "summary lacks \(key)")
+        }
+    }
+
+    @Test func stdinInputAndJSONLToStdout() throws {
+        let feed = try Data(contentsOf: CLI.packageRoot.appendingPathComponent(
+            "Tests/MLSFeedTests/Fixtures/pipeline/small.xml"))
+        let result = try CLI.run(["run", "Tests/MLSFeedTests/Fixtures/pipeline/small.yaml", "--dry-run",
+                                  "--input", "-", "--output", "-", "--quiet"], stdin: feed)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 8)
+        #expect(lines.first?.hasPrefix(#"{"type":"listing","at":"-:5:3","listing_id":"230012345""#) == true)
+    }
+
+    @Test func validateReportsRejectsWithExitOne() throws {
+        let result = try CLI.run(["validate", "Tests/MLSFeedTests/Fixtures/pipeline/small.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(
+            #"Tests/MLSFeedTests/Fixtures/pipeline/small.xml:7:3: error: MLS 230012347: list_price: not a price ("call agent")"#))
+    }
+}
