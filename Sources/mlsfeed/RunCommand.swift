@@ -54,12 +54,14 @@ enum RunCommand {
         }
         let quiet = parsed.has("quiet")
         let stdoutTaken = options.output == "-"
+        // log_format: json prints the summary as one JSON object (for log shippers), text as a human table.
+        let rendered = context.project.logFormat == .json ? summary.json : summary.text
         if summary.status != .succeeded {
-            printError(summary.text)
+            printError(rendered)
             return 1
         }
         if !quiet {
-            if stdoutTaken { printError(summary.text) } else { print(summary.text, terminator: "") }
+            if stdoutTaken { printError(rendered) } else { print(rendered, terminator: "") }
         }
         if validateOnly && summary.rejected > 0 { return 1 }
         return 0
