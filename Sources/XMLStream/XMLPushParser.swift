@@ -39,6 +39,7 @@ public final class XMLPushParser {
     private var currentAttributeCount = 0
     /// Lines of the open elements' start tags, innermost last (for the message about a truncated document).
     private var openLines: [Int] = []
+    private var sawElement = false
 
     /// Creates a parser; `encoding` (e.g. `ISO-8859-1`) overrides what the document declares.
     public init(delegate: any XMLStreamDelegate, encoding: String? = nil, sanitize: Bool = false) throws {
@@ -214,7 +215,10 @@ public final class XMLPushParser {
 
     /// libxml2's push parser calls any truncation "Extra content at the end of the document": say what is open.
     private func explainTruncation(_ error: XMLStreamError, code: Int32) -> XMLStreamError {
-        guard code == Int32(XML_ERR_DOCUMENT_END.rawValue), let open = context.pointee.name,
+        guard code == Int32(XML_ERR_DOCUMENT_END.rawValue) else { return error }
+        if !sawElement { return XMLStreamError("Document is empty (no root element)", line: error.line,
+                                               column: error.column) }
+        guard let open = context.pointee.name,
               let line = openLines.last else { return error }
         let message = "Premature end of data in tag \(String(cString: open)) line \(line)"
         return XMLStreamError(message, line: error.line, column: error.column)
@@ -260,6 +264,7 @@ public final class XMLPushParser {
         currentAttributes = attributes
         currentAttributeCount = Int(count)
         openLines.append(Int(context.pointee.input?.pointee.line ?? 0))
+        sawElement = true
         defer {
             currentAttributes = nil
             currentAttributeCount = 0

@@ -55,7 +55,7 @@ enum DelimitedText {
     /// The text of `range` as a String (the bytes are UTF-8 from libxml2).
     @inline(__always)
     static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
+        range.isEmpty ? "" : String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// `string` without leading and trailing XML whitespace.

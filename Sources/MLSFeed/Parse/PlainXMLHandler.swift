@@ -6,7 +6,7 @@ import XMLStream
 /// keyed by the child's name, valued by all the text inside it (entities and CDATA decoded, not trimmed).
 /// A repeated child gives a repeated key (a multi-value field). The children's own attributes are not read.
 final class PlainXMLHandler: RecordHandler {
-    var records: [RawRecord] = []
+    private var records: [RawRecord] = []
     private(set) var report = ParseReport()
 
     private let settings: PlainXMLSettings
@@ -23,6 +23,12 @@ final class PlainXMLHandler: RecordHandler {
     init(settings: PlainXMLSettings, source: String) {
         self.settings = settings
         self.source = source
+    }
+
+    func takeRecords() -> [RawRecord] {
+        let taken = records
+        records = []
+        return taken
     }
 
     func bind(_ parser: XMLPushParser) {

@@ -8,7 +8,7 @@ import XMLStream
 /// delimiter; either may be missing. A row whose field count differs from the columns is a `defect` record.
 /// `<COUNT Records>` differing from the rows read and `<MAXROWS/>` are warnings.
 final class RETSCompactHandler: RecordHandler {
-    var records: [RawRecord] = []
+    private var records: [RawRecord] = []
     private(set) var report = ParseReport()
 
     private let settings: RETSSettings
@@ -24,6 +24,8 @@ final class RETSCompactHandler: RecordHandler {
 
     private var delimiter: [UInt8] = [0x09]
     private var columns: [String]?
+    /// Whether the COLUMNS row had a leading and a trailing delimiter: DATA rows are read the same way.
+    private var framing = (leading: true, trailing: true)
     private var multiValued: [Bool] = []
     private var capturing: XMLName?
     private var rowPosition = SourcePosition(file: "", line: 0, column: 0)
@@ -33,6 +35,12 @@ final class RETSCompactHandler: RecordHandler {
     init(settings: RETSSettings, source: String) {
         self.settings = settings
         self.source = source
+    }
+
+    func takeRecords() -> [RawRecord] {
+        let taken = records
+        records = []
+        return taken
     }
 
     func bind(_ parser: XMLPushParser) {
@@ -117,8 +125,9 @@ final class RETSCompactHandler: RecordHandler {
 
     private func readColumns(_ text: [UInt8]) {
         var fields = DelimitedText.fields(text, rowRange(text), delimiter: delimiter)
-        if fields.count > 1, fields.first!.isEmpty { fields.removeFirst() }
-        if fields.count > 1, fields.last!.isEmpty { fields.removeLast() }
+        framing = (fields.count > 1 && fields.first!.isEmpty, fields.count > 1 && fields.last!.isEmpty)
+        if framing.leading { fields.removeFirst() }
+        if framing.trailing && fields.count > 1 { fields.removeLast() }
         let names = fields.map {
             DelimitedText.string(text, DelimitedText.trimmed(text, $0) { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D })
         }
@@ -138,18 +147,10 @@ final class RETSCompactHandler: RecordHandler {
         guard let columns else { return }
         defer { rows += 1 }
         var fields = DelimitedText.fields(text, rowRange(text), delimiter: delimiter)
-        // A leading and a trailing delimiter are the norm; a server may omit one of them (or, with no empty
-        // field at either end, both). Anything else is read the normal way and rejected if the count is off.
-        let count = fields.count, first = fields.first!.isEmpty, last = count > 1 && fields.last!.isEmpty
-        if count == columns.count + 2 && first && last {
-            fields.removeFirst()
-            fields.removeLast()
-        } else if count == columns.count + 1 && (first || last) {
-            if first { fields.removeFirst() } else { fields.removeLast() }
-        } else if !(count == columns.count && !first && !last) {
-            if first && fields.count > 1 { fields.removeFirst() }
-            if last && fields.count > 1 { fields.removeLast() }
-        }
+        // Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when
+        // that end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
+        if framing.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
+        if framing.trailing && fields.count > 1 && fields.last!.isEmpty { fields.removeLast() }
         var raw: [RawField] = []
         raw.reserveCapacity(columns.count)
         for (index, range) in fields.enumerated() {

@@ -5,16 +5,22 @@ import XMLStream
 /// Both shapes: lists inside each record (per-record), or `labels`/`keys` once before the records, which then
 /// carry only `values` (header-once); keys inside a record win over the header. Labels are optional and only
 /// read, never emitted. Keys are trimmed of whitespace; values are kept exactly as decoded (an empty slot is
-/// the empty string, a missing value). A values/keys count mismatch gives a `defect` record whose fields pair
-/// what they can, with surplus values under `_extra_value_1`, `_extra_value_2`, ... and no field for a key
-/// without a value.
+/// the empty string, a missing value). Count mismatches become `defect` records (see `TriplesBatch.convert`).
+///
+/// The parser thread only gathers each record's values text into a `TriplesBatch`; splitting it into fields
+/// happens in `BatchConverter`, on a second thread for big batches.
 final class TriplesHandler: RecordHandler {
-    var records: [RawRecord] = []
+    /// Entries (or buffered bytes) at which a batch goes to the worker thread.
+    static let batchEntries = 512
+    static let batchBytes = 1 << 20
+
     private(set) var report = ParseReport()
 
     private let settings: TriplesSettings
     private let source: String
     private let delimiter: [UInt8]
+    private let converter = BatchConverter<TriplesBatch> { batch, range in batch.convert(range) }
+    private var batch: TriplesBatch
 
     private var recordName: XMLName?
     private var labelsName: XMLName?
@@ -22,24 +28,23 @@ final class TriplesHandler: RecordHandler {
     private var valuesName: XMLName?
 
     /// Keys given once before the records (header-once shape).
-    private var headerKeys: [String]?
-    /// Where the key `mls_number` sits in `headerKeys`.
-    private var headerMLSIndex: Int?
+    private var headerKeys: TriplesBatch.KeySet?
+    /// Where `headerKeys` sit in `batch.keySets`.
+    private var headerKeySet: Int?
 
     /// The list element whose text is being captured.
     private var capturing: XMLName?
     private var inRecord = false
     private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
-    private var recordKeys: [String]?
-    private var recordMLSIndex: Int?
-    /// The record's `values` text, held until the record ends (its keys may come after it).
-    private var recordValues: [UInt8]?
+    private var recordKeys: TriplesBatch.KeySet?
+    private var recordValues: Range<Int>?
     private var ordinal = 0
 
     init(settings: TriplesSettings, source: String) {
         self.settings = settings
         self.source = source
         self.delimiter = Array(settings.delimiter.utf8)
+        self.batch = TriplesBatch(settings: settings)
     }
 
     func bind(_ parser: XMLPushParser) {
@@ -63,7 +68,6 @@ final class TriplesHandler: RecordHandler {
             inRecord = true
             recordPosition = position(parser.startTagPosition)
             recordKeys = nil
-            recordMLSIndex = nil
             recordValues = nil
         }
     }
@@ -74,63 +78,77 @@ final class TriplesHandler: RecordHandler {
             capturing = nil
             parser.capturesText = false
             if name == valuesName {
-                recordValues = parser.text
+                let start = batch.bytes.count
+                batch.bytes.append(contentsOf: parser.text)
+                recordValues = start..<batch.bytes.count
             } else if name == keysName {
                 let keys = splitKeys(parser.text)
-                let mlsIndex = keys.firstIndex(of: "mls_number")
+                let keySet = TriplesBatch.KeySet(keys: keys, mlsIndex: keys.firstIndex(of: "mls_number"))
                 if inRecord {
-                    (recordKeys, recordMLSIndex) = (keys, mlsIndex)
+                    recordKeys = keySet
                 } else {
-                    (headerKeys, headerMLSIndex) = (keys, mlsIndex)
+                    headerKeys = keySet
+                    headerKeySet = nil
                 }
             }
         } else if name == recordName && inRecord {
             inRecord = false
-            try emitRecord()
+            try endRecord()
         }
     }
 
-    func finish(_ parser: XMLPushParser) throws {}
+    func chunkEnded() {
+        if batch.entries.count >= Self.batchEntries || batch.bytes.count >= Self.batchBytes {
+            submit(inBackground: true)
+        }
+    }
+
+    func finish(_ parser: XMLPushParser) throws {
+        submit(inBackground: false)
+    }
+
+    func takeRecords() -> [RawRecord] {
+        converter.takeReady()
+    }
 
     // MARK: - Records
 
-    private func emitRecord() throws {
-        defer {
-            recordValues = nil
-            ordinal += 1
-        }
-        guard let values = recordValues else {
-            records.append(RawRecord(fields: [], position: recordPosition, ordinal: ordinal,
-                                     defect: "\(settings.recordElement) has no \(settings.valuesElement) element"))
-            return
-        }
-        guard let keys = recordKeys ?? headerKeys else {
+    private func endRecord() throws {
+        defer { ordinal += 1 }
+        let keySet: Int
+        if let recordKeys {
+            keySet = batch.keySets.count
+            batch.keySets.append(recordKeys)
+        } else if let headerKeySet {
+            keySet = headerKeySet
+        } else if let headerKeys {
+            keySet = batch.keySets.count
+            batch.keySets.append(headerKeys)
+            headerKeySet = keySet
+        } else if recordValues != nil {
             throw InputError("\(settings.recordElement) has \(settings.valuesElement) but no \(settings.keysElement) "
                              + "(neither inside it nor before it)", at: recordPosition)
+        } else {
+            keySet = -1
         }
-        let mlsIndex = recordKeys != nil ? recordMLSIndex : headerMLSIndex
-        var fields: [RawField] = []
-        fields.reserveCapacity(keys.count)
-        var count = 0
-        DelimitedText.forEachField(values, values.indices, delimiter: delimiter) { range in
-            let value = DelimitedText.string(values, range)
-            if count < keys.count {
-                fields.append(RawField(keys[count], value))
-            } else {
-                fields.append(RawField("_extra_value_\(count - keys.count + 1)", value))
-            }
-            count += 1
+        batch.entries.append(TriplesBatch.Entry(values: recordValues, position: recordPosition, ordinal: ordinal,
+                                                keySet: keySet))
+    }
+
+    private func submit(inBackground: Bool) {
+        guard !batch.entries.isEmpty else {
+            if !inBackground { converter.complete() }
+            return
         }
-        var defect: String?
-        if count != keys.count {
-            var reason = "\(settings.valuesElement) has \(count) fields but \(settings.keysElement) has \(keys.count)"
-            if let mlsIndex, mlsIndex < fields.count {
-                let number = DelimitedText.trimmed(fields[mlsIndex].value)
-                if !number.isEmpty { reason += " (MLS \(number))" }
-            }
-            defect = reason
+        let full = batch
+        batch = full.emptied()
+        headerKeySet = nil
+        // A record open across the chunk boundary keeps its values text: move it into the new batch.
+        if inRecord, let values = recordValues {
+            batch.bytes.append(contentsOf: full.bytes[values])
+            recordValues = 0..<values.count
         }
-        records.append(RawRecord(fields: fields, position: recordPosition, ordinal: ordinal, defect: defect))
+        converter.submit(full, count: full.entries.count, inBackground: inBackground)
     }
 
     private func splitKeys(_ text: [UInt8]) -> [String] {

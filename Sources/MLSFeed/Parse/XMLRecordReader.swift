@@ -24,6 +24,7 @@ final class XMLRecordReader: RecordReader {
 
     func feed(_ chunk: ArraySlice<UInt8>) throws {
         try run { try $0.feed(chunk) }
+        handler.chunkEnded()
     }
 
     func finish() throws {
@@ -34,9 +35,7 @@ final class XMLRecordReader: RecordReader {
     }
 
     func takeRecords() -> [RawRecord] {
-        let taken = handler.records
-        handler.records = []
-        return taken
+        handler.takeRecords()
     }
 
     var report: ParseReport {

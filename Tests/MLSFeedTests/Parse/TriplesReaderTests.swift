@@ -109,3 +109,23 @@ import MLSFeed
         #expect(records.map(\.defect) == ["listing has no values element"])
     }
 }
+
+@Suite struct EmptyInputTests {
+    @Test(arguments: [ParseFixture.triples, ParseFixture.rets, ParseFixture.xml])
+    func emptyInputIsAnError(settings: ParseSettings) throws {
+        let reader = makeRecordReader(settings: settings, source: "empty.xml")
+        #expect(throws: InputError("Document is empty (no root element)", at: SourcePosition(file: "empty.xml", line: 1, column: 1))) {
+            try reader.finish()
+        }
+    }
+
+    @Test func unknownEncodingIsAnError() throws {
+        var settings = ParseFixture.triples
+        settings.encoding = "NO-SUCH-ENCODING"
+        let reader = makeRecordReader(settings: settings, source: "x.xml")
+        #expect(throws: InputError("unsupported encoding \"NO-SUCH-ENCODING\"",
+                                   at: SourcePosition(file: "x.xml", line: 1, column: 1))) {
+            try reader.feed([60][...])
+        }
+    }
+}
