@@ -310,7 +310,8 @@ private func owner(_ context: UnsafeMutableRawPointer?) -> Unmanaged<XMLPushPars
 
 private func xmlStreamStartElement(
     _ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
-    _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32,
+    _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
     _ attributeCount: Int32, _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
     owner(context)._withUnsafeGuaranteedRef { $0.handleStart(localName, attributeCount, attributes) }
@@ -323,7 +324,9 @@ private func xmlStreamEndElement(
     owner(context)._withUnsafeGuaranteedRef { $0.handleEnd(localName) }
 }
 
-private func xmlStreamCharacters(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+private func xmlStreamCharacters(
+    _ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32
+) {
     owner(context)._withUnsafeGuaranteedRef { $0.handleCharacters(bytes, count) }
 }
 

@@ -33,7 +33,8 @@ import XMLStream
              """, "3:3: error: entity declarations are not allowed (entity \"%dtd\")"),
             ("unparsed", """
              <?xml version="1.0"?>
-             <!DOCTYPE listings [<!NOTATION txt SYSTEM "text/plain"><!ENTITY doc SYSTEM "file://\(secretPath)" NDATA txt>]>
+             <!DOCTYPE listings [<!NOTATION txt SYSTEM "text/plain"><!ENTITY doc SYSTEM \
+             "file://\(secretPath)" NDATA txt>]>
              <listings/>
              """, "2:56: error: entity declarations are not allowed (entity \"doc\")"),
             ("quadratic blowup", """

@@ -95,7 +95,8 @@ func parse(_ bytes: [UInt8], chunk: Int? = nil, encoding: String? = nil, sanitiz
     @Test(arguments: [
         ("truncated.xml", "5:1: error: Premature end of data in tag city line 4"),
         ("mismatched.xml", "3:34: error: Opening and ending tag mismatch: city line 3 and town"),
-        ("latin1-mislabeled.xml", "3:21: error: Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0x20 0x4F 0x6C"),
+        ("latin1-mislabeled.xml",
+         "3:21: error: Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0x20 0x4F 0x6C"),
         ("control-chars.xml", "3:24: error: PCDATA invalid Char value 11"),
         ("billion-laughs.xml", "3:3: error: entity declarations are not allowed (entity \"lol\")"),
     ])

@@ -23,7 +23,8 @@ import MLSFeed
              """, "feed.xml:3:3: error: entity declarations are not allowed (entity \"%remote\")"),
             ("""
              <!DOCTYPE RETS [<!ENTITY a "\(String(repeating: "x", count: 50_000))">]>
-             <RETS ReplyCode="0"><COLUMNS>\tA\t</COLUMNS><DATA>\t\(String(repeating: "&a;", count: 50_000))\t</DATA></RETS>
+             <RETS ReplyCode="0"><COLUMNS>\tA\t</COLUMNS>
+             <DATA>\t\(String(repeating: "&a;", count: 50_000))\t</DATA></RETS>
              """, "feed.xml:1:17: error: entity declarations are not allowed (entity \"a\")"),
         ]
     }

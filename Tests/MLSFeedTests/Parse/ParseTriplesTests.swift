@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MLSFeed
 
-@Suite struct TriplesReaderTests {
+@Suite struct ParseTriplesTests {
     @Test func perRecordShapeDecodesEntitiesCDATAAndUnicode() throws {
         let (records, report) = try ParseFixture.read("triples-per-record.xml", ParseFixture.triples)
         #expect(records.count == 2)
@@ -56,13 +56,14 @@ import MLSFeed
         var triples = TriplesSettings()
         triples.delimiter = "||"
         let document = "<d><keys>a||b||c</keys><listing><values>1||||3|x</values></listing></d>"
-        let (records, _) = try ParseFixture.read(Array(document.utf8), settings: ParseSettings(format: .triples(triples)),
-                                                 source: "-")
+        let settings = ParseSettings(format: .triples(triples))
+        let (records, _) = try ParseFixture.read(Array(document.utf8), settings: settings, source: "-")
         #expect(records.map(\.pairs) == [["a=1", "b=", "c=3|x"]])
     }
 
     @Test(arguments: [
-        ("triples-no-keys.xml", "triples-no-keys.xml:4:3: error: listing has values but no keys (neither inside it nor before it)"),
+        ("triples-no-keys.xml",
+         "triples-no-keys.xml:4:3: error: listing has values but no keys (neither inside it nor before it)"),
         ("triples-truncated.xml", "triples-truncated.xml:6:1: error: Premature end of data in tag values line 5"),
         ("triples-mismatched-tag.xml",
          "triples-mismatched-tag.xml:4:44: error: Opening and ending tag mismatch: values line 4 and value"),
@@ -107,25 +108,5 @@ import MLSFeed
         let document = Array("<d><keys>a</keys><listing/></d>".utf8)
         let (records, _) = try ParseFixture.read(document, settings: ParseFixture.triples, source: "-")
         #expect(records.map(\.defect) == ["listing has no values element"])
-    }
-}
-
-@Suite struct EmptyInputTests {
-    @Test(arguments: [ParseFixture.triples, ParseFixture.rets, ParseFixture.xml])
-    func emptyInputIsAnError(settings: ParseSettings) throws {
-        let reader = makeRecordReader(settings: settings, source: "empty.xml")
-        #expect(throws: InputError("Document is empty (no root element)", at: SourcePosition(file: "empty.xml", line: 1, column: 1))) {
-            try reader.finish()
-        }
-    }
-
-    @Test func unknownEncodingIsAnError() throws {
-        var settings = ParseFixture.triples
-        settings.encoding = "NO-SUCH-ENCODING"
-        let reader = makeRecordReader(settings: settings, source: "x.xml")
-        #expect(throws: InputError("unsupported encoding \"NO-SUCH-ENCODING\"",
-                                   at: SourcePosition(file: "x.xml", line: 1, column: 1))) {
-            try reader.feed([60][...])
-        }
     }
 }

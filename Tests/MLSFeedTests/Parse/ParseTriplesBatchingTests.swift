@@ -3,7 +3,7 @@ import Testing
 import MLSFeed
 
 /// A dump big enough that its records are split into fields on the worker thread, fed in various chunk sizes.
-@Suite struct TriplesBatchingTests {
+@Suite struct ParseTriplesBatchingTests {
     static let count = 3000
 
     static func dump() -> [UInt8] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MLSFeed
 
-@Suite struct RETSCompactReaderTests {
+@Suite struct ParseRETSCompactTests {
     @Test func compactWithCRLFCountMismatchMaxRowsAndMultiValues() throws {
         var rets = RETSSettings()
         rets.multiValueColumns = ["FEATURES"]
@@ -60,7 +60,8 @@ import MLSFeed
     @Test(arguments: [
         ("rets-error.xml",
          "rets-error.xml:2:1: error: RETS reply code 20203: Miscellaneous Search Error: Invalid Query Syntax"),
-        ("rets-status-error.xml", "rets-status-error.xml:5:1: error: RETS reply code 20500: System Error: query timed out"),
+        ("rets-status-error.xml",
+         "rets-status-error.xml:5:1: error: RETS reply code 20500: System Error: query timed out"),
         ("rets-bad-delimiter.xml",
          "rets-bad-delimiter.xml:2:1: error: DELIMITER value \"zz\" is not a hexadecimal character code"),
         ("rets-wrong-root.xml",
@@ -77,40 +78,5 @@ import MLSFeed
         let (records, report) = try ParseFixture.read(Array(document.utf8), settings: ParseFixture.rets, source: "-")
         #expect(records.count == 1)
         #expect(report.warnings == ["COUNT says 3 records but 1 DATA rows were read"])
-    }
-}
-
-/// How a DATA row's leading and trailing delimiters are read against three columns A, B, C (framed like COLUMNS).
-@Suite struct RETSRowFramingTests {
-    @Test(arguments: [
-        ("\t1\t2\t3\t", "A=1 B=2 C=3", nil),
-        ("1\t2\t3\t", "A=1 B=2 C=3", nil),
-        ("\t1\t2\t3", "A=1 B=2 C=3", nil),
-        ("1\t2\t3", "A=1 B=2 C=3", nil),
-        ("\t1\t\t\t", "A=1 B= C=", nil),
-        ("\t\t\t3\t", "A= B= C=3", nil),
-        ("1\t\t\t", "A=1 B= C=", nil),
-        ("\t\t2\t3", "A= B=2 C=3", nil),
-        ("\t\t\t\t", "A= B= C=", nil),
-        ("\t1\t2\t", "A=1 B=2", "DATA row has 2 fields but COLUMNS has 3"),
-        ("\t1\t2\t3\t4\t", "A=1 B=2 C=3 _extra_value_1=4", "DATA row has 4 fields but COLUMNS has 3"),
-    ] as [(String, String, String?)])
-    func framing(row: String, fields: String, defect: String?) throws {
-        let document = "<RETS ReplyCode=\"0\"><COLUMNS>\tA\tB\tC\t</COLUMNS><DATA>\(row)</DATA></RETS>"
-        let (records, _) = try ParseFixture.read(Array(document.utf8), settings: ParseFixture.rets, source: "-")
-        #expect(records.map { $0.pairs.joined(separator: " ") } == [fields])
-        #expect(records.map(\.defect) == [defect])
-    }
-
-    @Test(arguments: [
-        ("1\t2\t3", "A=1 B=2 C=3"),
-        ("\t2\t3", "A= B=2 C=3"),
-        ("1\t2\t", "A=1 B=2 C="),
-    ])
-    func unframedColumnsMeanUnframedRows(row: String, fields: String) throws {
-        let document = "<RETS ReplyCode=\"0\"><COLUMNS>A\tB\tC</COLUMNS><DATA>\(row)</DATA></RETS>"
-        let (records, _) = try ParseFixture.read(Array(document.utf8), settings: ParseFixture.rets, source: "-")
-        #expect(records.map { $0.pairs.joined(separator: " ") } == [fields])
-        #expect(records.map(\.defect) == [nil])
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MLSFeed
 
-@Suite struct PlainXMLReaderTests {
+@Suite struct ParsePlainXMLTests {
     @Test func attributesAreFields() throws {
         var plain = PlainXMLSettings()
         plain.recordElement = "location"

@@ -3,11 +3,17 @@ import Testing
 import MLSFeed
 
 /// The same document fed in 1-byte, 7-byte, 4 KiB and whole chunks gives identical records and reports.
-@Suite struct ChunkBoundaryTests {
+@Suite struct ParseChunkBoundaryTests {
+    static let featuresMultiValued = {
+        var rets = RETSSettings()
+        rets.multiValueColumns = ["FEATURES"]
+        return rets
+    }()
+
     static let cases: [(String, ParseSettings)] = [
         ("triples-per-record.xml", ParseFixture.triples),
         ("triples-header-once.xml", ParseFixture.triples),
-        ("rets-compact.xml", ParseSettings(format: .retsCompact({ var r = RETSSettings(); r.multiValueColumns = ["FEATURES"]; return r }()))),
+        ("rets-compact.xml", ParseSettings(format: .retsCompact(featuresMultiValued))),
         ("rets-decoded-pipe.xml", ParseFixture.rets),
         ("rets-20208.xml", ParseFixture.rets),
         ("plain-listings.xml", ParseFixture.xml),
