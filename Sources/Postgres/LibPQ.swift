@@ -1,0 +1,215 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibPQ
+
+// The only file that imports CLibPQ: every pointer, every libpq call and every return-code check lives here.
+
+/// Owner of one libpq connection handle (`PGconn`), finished in `deinit`.
+///
+/// Not thread-safe: one owner uses it at a time (see `Connection`).
+final class LibPQConnection {
+    private let handle: OpaquePointer
+    /// Kept only to scrub its password from error messages.
+    private let conninfo: String
+
+    init(_ conninfo: String) throws {
+        self.conninfo = conninfo
+        // `dbname` holding a URL or key=value list is expanded (expand_dbname = 1); later keywords win.
+        let keywords = ["dbname", "client_encoding", "fallback_application_name"]
+        let values = [conninfo, "UTF8", "mlsfeed"]
+        let connected: OpaquePointer? = withCStringArray(keywords) { keys in
+            withCStringArray(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+        guard let connected else {
+            throw PostgresError(code: .connectionFailure, message: "out of memory allocating a libpq connection")
+        }
+        handle = connected
+        // From here `deinit` owns the handle, also when the check below throws.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        try check(.connection)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// One statement with text parameters (`PQexecParams`), its rows read in text form.
+    func exec(_ sql: String, _ parameters: [String?]) throws -> QueryResult {
+        let raw: OpaquePointer? = withCStringArray(parameters, terminated: false) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        let result = try check(.result(raw, accepting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY]))
+        return result.map(read) ?? QueryResult(columns: [], rows: [], affectedRows: 0)
+    }
+
+    /// Several statements in one string (`PQexec`), results discarded.
+    func execScript(_ sql: String) throws {
+        try check(.result(PQexec(handle, sql), accepting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK,
+                                                               PGRES_EMPTY_QUERY]))
+    }
+
+    /// Starts `COPY ... FROM STDIN`.
+    func beginCopy(_ sql: String) throws {
+        try check(.result(PQexec(handle, sql), accepting: [PGRES_COPY_IN]))
+    }
+
+    /// Sends one chunk of COPY data (blocking).
+    func putCopyData(_ bytes: [UInt8]) throws {
+        let code = bytes.withUnsafeBytes { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 1 }
+            return PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count))
+        }
+        try check(.code(code))
+    }
+
+    /// Ends the COPY (or fails it with `failure`), then reads results until none is left; returns rows copied.
+    func endCopy(failure: String? = nil) throws -> Int {
+        let code: Int32
+        if let failure {
+            code = PQputCopyEnd(handle, failure)
+        } else {
+            code = PQputCopyEnd(handle, nil)
+        }
+        var firstError: Error?
+        do {
+            try check(.code(code))
+        } catch {
+            firstError = error
+        }
+        var copied = 0
+        var rounds = 0
+        // Pitfall: the COPY is only over once PQgetResult returns NULL. A result still in COPY_IN state means
+        // libpq did not take the end: retry the end a few times, and give up when the connection is gone.
+        while let raw = PQgetResult(handle) {
+            if PQresultStatus(raw) == PGRES_COPY_IN {
+                PQclear(raw)
+                rounds += 1
+                if PQstatus(handle) == CONNECTION_BAD || rounds > 3 {
+                    firstError = firstError ?? connectionError()
+                    break
+                }
+                do {
+                    try check(.code(PQputCopyEnd(handle, "COPY abandoned by the client")))
+                } catch {
+                    firstError = firstError ?? error
+                    break
+                }
+                continue
+            }
+            do {
+                if let result = try check(.result(raw, accepting: [PGRES_COMMAND_OK])) {
+                    copied = read(result).affectedRows
+                }
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        return copied
+    }
+
+    // MARK: - Checking
+
+    /// What a libpq call returned, for the one checking helper.
+    private enum Returned {
+        /// The state of the connection after `PQconnectdbParams`.
+        case connection
+        /// A result (nil: out of memory or connection lost) with the statuses that mean success.
+        case result(OpaquePointer?, accepting: [ExecStatusType])
+        /// An integer return code where 1 means success (`PQputCopyData`, `PQputCopyEnd`).
+        case code(Int32)
+    }
+
+    /// The one checking helper every libpq return passes through: throws a `PostgresError` on failure and
+    /// hands back an owned result for `.result`. Error texts never contain the connection's password.
+    @discardableResult
+    private func check(_ returned: Returned) throws -> LibPQResult? {
+        switch returned {
+        case .connection:
+            guard PQstatus(handle) == CONNECTION_OK else { throw connectionError() }
+            return nil
+        case .code(let code):
+            guard code == 1 else { throw connectionError() }
+            return nil
+        case .result(let raw, let accepting):
+            guard let raw else { throw connectionError() }
+            let result = LibPQResult(raw)
+            guard accepting.contains(PQresultStatus(raw)) else { throw error(from: result) }
+            return result
+        }
+    }
+
+    private func error(from result: LibPQResult) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            guard let text = PQresultErrorField(result.pointer, Int32(code.asciiValue!)) else { return nil }
+            return ConnectionString.scrub(String(cString: text), conninfo: conninfo)
+        }
+        guard let state = field("C") else {
+            let message = String(cString: PQresultErrorMessage(result.pointer))
+            return connectionError(fallback: message)
+        }
+        let message = field("M") ?? "unknown error"
+        return PostgresError(code: SQLState(code: state), message: message, detail: field("D"), hint: field("H"))
+    }
+
+    /// The connection's last error message as a connection failure.
+    private func connectionError(fallback: String = "") -> PostgresError {
+        var message = String(cString: PQerrorMessage(handle))
+        if trimmed(message).isEmpty { message = fallback }
+        if trimmed(message).isEmpty { message = "connection to the server lost" }
+        return PostgresError(code: .connectionFailure,
+                             message: ConnectionString.scrub(trimmed(message), conninfo: conninfo))
+    }
+
+    private func read(_ result: LibPQResult) -> QueryResult {
+        let pointer = result.pointer
+        let columnCount = Int(PQnfields(pointer))
+        let rowCount = Int(PQntuples(pointer))
+        let columns = (0..<columnCount).map { String(cString: PQfname(pointer, Int32($0))) }
+        var rows: [[String?]] = []
+        rows.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            rows.append((0..<columnCount).map { column in
+                PQgetisnull(pointer, Int32(row), Int32(column)) == 1
+                    ? nil : String(cString: PQgetvalue(pointer, Int32(row), Int32(column)))
+            })
+        }
+        let affected = Int(String(cString: PQcmdTuples(pointer))) ?? (rowCount > 0 ? rowCount : 0)
+        return QueryResult(columns: columns, rows: rows, affectedRows: affected)
+    }
+}
+
+/// Owner of one `PGresult`, cleared in `deinit`.
+private final class LibPQResult {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        PQclear(pointer)
+    }
+}
+
+/// Runs `body` with `strings` as C strings (nil stays NULL), NULL-terminated unless told otherwise.
+private func withCStringArray<R>(_ strings: [String?], terminated: Bool = true,
+                                 _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.flatMap { strdup($0) } }
+    defer { copies.forEach { free($0) } }
+    var pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
+    if terminated { pointers.append(nil) }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+}
+
+private func trimmed(_ text: String) -> String {
+    var scalars = Substring(text)
+    while let last = scalars.last, last.isWhitespace { scalars = scalars.dropLast() }
+    while let first = scalars.first, first.isWhitespace { scalars = scalars.dropFirst() }
+    return String(scalars)
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Postgres
+
+/// Fresh, empty databases for tests on a real PostgreSQL.
+///
+/// With `MLSFEED_TEST_DATABASE_URL` set, databases are created on that server. Otherwise one throwaway
+/// `LocalCluster` (fsync off) per test process is started in a temporary directory on first use and stopped
+/// (`immediate`) and removed at process exit. Every call creates a new database, so tests run in parallel.
+enum TestDatabase {
+    /// The conninfo of a new, empty database `t_<random>`.
+    static func fresh() throws -> String {
+        let server = try TestServer.shared.get()
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let admin = try Connection(server)
+        try admin.execute("CREATE DATABASE \(name)")
+        return TestServer.conninfo(server, database: String(name))
+    }
+
+    /// The conninfo of the server's maintenance database (for CREATE DATABASE, pg_terminate_backend, ...).
+    static func server() throws -> String {
+        try TestServer.shared.get()
+    }
+}
+
+/// The one server of the test process.
+enum TestServer {
+    static let shared: Result<String, any Error> = Result { try start() }
+
+    /// The throwaway cluster's directory, shared by every test target in this process.
+    static let directory = NSTemporaryDirectory() + "mlsfeed-test-\(getpid())"
+
+    private static func start() throws -> String {
+        if let url = ProcessInfo.processInfo.environment["MLSFEED_TEST_DATABASE_URL"], !url.isEmpty {
+            return url
+        }
+        let cluster = LocalCluster(directory: directory, fsync: false)
+        let conninfo = try cluster.start()
+        atexit {
+            let cluster = LocalCluster(directory: TestServer.directory, fsync: false)
+            try? cluster.stop(immediately: true)
+            try? FileManager.default.removeItem(atPath: TestServer.directory)
+        }
+        return conninfo
+    }
+
+    /// `server` pointed at `database`: a URL gets a new path, a key=value list a trailing `dbname=`.
+    static func conninfo(_ server: String, database: String) -> String {
+        guard let scheme = server.range(of: "://") else { return server + " dbname=\(database)" }
+        let query = server.firstIndex(of: "?").map { String(server[$0...]) } ?? ""
+        let base = server.firstIndex(of: "?").map { String(server[..<$0]) } ?? server
+        let afterScheme = base[scheme.upperBound...]
+        let authority = afterScheme.firstIndex(of: "/").map { String(base[..<$0]) } ?? base
+        var cleanedQuery = query
+        if !query.isEmpty {
+            let kept = query.dropFirst().split(separator: "&").filter { !$0.hasPrefix("dbname=") }
+            cleanedQuery = kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
+        }
+        return authority + "/" + database + cleanedQuery
+    }
+}

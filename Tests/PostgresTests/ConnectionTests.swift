@@ -1,0 +1,102 @@
+import Foundation
+import Postgres
+import Testing
+
+@Suite struct ConnectionTests {
+    @Test func executesWithTextParametersAndReadsRows() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        let result = try connection.execute("SELECT $1::int + 1 AS n, $2::text AS t, NULL::text AS z", ["41", "a\tb"])
+        #expect(result.columns == ["n", "t", "z"])
+        #expect(result.rows == [["42", "a\tb", nil]])
+        #expect(result.value(0, "n") == "42")
+        #expect(result.value(0, "missing") == nil)
+    }
+
+    @Test func reportsAffectedRows() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.executeScript("CREATE TABLE t (id int PRIMARY KEY, v text); INSERT INTO t VALUES (1, 'a');")
+        let inserted = try connection.execute("INSERT INTO t SELECT g, 'x' FROM generate_series(2, 5) g")
+        #expect(inserted.affectedRows == 4)
+        let updated = try connection.execute("UPDATE t SET v = $1 WHERE id > $2", ["y", "3"])
+        #expect(updated.affectedRows == 2)
+    }
+
+    @Test(arguments: [
+        ("INSERT INTO t VALUES (1), (1)", SQLState.uniqueViolation,
+         "duplicate key value violates unique constraint \"t_pkey\""),
+        ("SELECT * FROM nowhere", .undefinedTable, "relation \"nowhere\" does not exist"),
+        ("SELECT 'abc'::int", .invalidTextRepresentation, "invalid input syntax for type integer: \"abc\""),
+        ("SELECT 40000::smallint", .numericValueOutOfRange, "smallint out of range"),
+        ("INSERT INTO t VALUES (NULL)", .notNullViolation,
+         "null value in column \"id\" of relation \"t\" violates not-null constraint"),
+    ])
+    func mapsServerErrors(sql: String, code: SQLState, message: String) throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int PRIMARY KEY)")
+        let error = try #require(throws: PostgresError.self) { try connection.execute(sql) }
+        #expect(error.code == code)
+        #expect(error.message == message)
+    }
+
+    @Test func errorCarriesDetail() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.executeScript("CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (7);")
+        let error = try #require(throws: PostgresError.self) { try connection.execute("INSERT INTO t VALUES (7)") }
+        #expect(error.detail == "Key (id)=(7) already exists.")
+        #expect(error.description == "duplicate key value violates unique constraint \"t_pkey\"\n"
+            + "DETAIL: Key (id)=(7) already exists.")
+    }
+
+    @Test func transactionCommitsAndRollsBack() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int)")
+        let value = try connection.transaction { () throws -> Int in
+            try connection.execute("INSERT INTO t VALUES (1)")
+            return 5
+        }
+        #expect(value == 5)
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (2)")
+                throw Boom()
+            }
+        }
+        #expect(try connection.execute("SELECT id FROM t").rows == [["1"]])
+    }
+
+    @Test func connectionFailureNamesNoPassword() throws {
+        let error = try #require(throws: PostgresError.self) {
+            try Connection("host=/nonexistent/socket user=app password=hunter2 connect_timeout=2")
+        }
+        #expect(error.code == .connectionFailure)
+        #expect(!error.description.contains("hunter2"))
+        #expect(error.message.hasPrefix("connection to server on socket \"/nonexistent/socket/.s.PGSQL.5432\" failed"))
+    }
+
+    @Test func malformedConninfoNeverEchoesThePassword() throws {
+        let error = try #require(throws: PostgresError.self) { try Connection("password=hunter2 bogus") }
+        #expect(!error.description.contains("hunter2"))
+    }
+
+    @Test func backendPIDMatchesServer() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        #expect(try connection.execute("SELECT pg_backend_pid()").rows == [[String(connection.backendPID)]])
+    }
+
+    @Test func scriptRunsSeveralStatements() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.executeScript("CREATE TABLE a (x int); CREATE TABLE b (y int); INSERT INTO b VALUES (3);")
+        #expect(try connection.execute("SELECT y FROM b").rows == [["3"]])
+    }
+
+    @Test func usableFromAnotherThread() async throws {
+        let connection = try Connection(TestDatabase.fresh())
+        let pid = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: try? connection.execute("SELECT 1").rows)
+            }
+        }
+        #expect(pid == [["1"]])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Postgres
+import Testing
+
+@Suite struct CopyWriterTests {
+    @Test func roundTripsEscapedTextAndNulls() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int, v text)")
+        let values: [String?] = ["plain", "tab\there", "line\nbreak", "cr\rhere", "back\\slash", "\\N", nil, "",
+                                 "ünïcødé 🏠"]
+        let copied = try connection.copyIn("COPY t (id, v) FROM STDIN") { writer in
+            for (index, value) in values.enumerated() { try writer.writeRow([String(index), value]) }
+        }
+        #expect(copied == values.count)
+        let rows = try connection.execute("SELECT v FROM t ORDER BY id").rows.map { $0[0] }
+        #expect(rows == values)
+    }
+
+    @Test func copiesManyRowsAcrossBufferFlushes() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int, v text)")
+        let filler = String(repeating: "x", count: 200)
+        let copied = try connection.copyIn("COPY t FROM STDIN") { writer in
+            for index in 0..<20_000 { try writer.writeRow([String(index), filler]) }
+        }
+        #expect(copied == 20_000)
+        #expect(try connection.execute("SELECT count(*), sum(length(v)) FROM t").rows == [["20000", "4000000"]])
+    }
+
+    @Test func badDataFailsTheCopyAndTheConnectionStaysUsable() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int)")
+        let error = try #require(throws: PostgresError.self) {
+            try connection.copyIn("COPY t FROM STDIN") { writer in
+                try writer.writeRow(["1"])
+                try writer.writeRow(["two"])
+            }
+        }
+        #expect(error.code == .invalidTextRepresentation)
+        #expect(error.message == "invalid input syntax for type integer: \"two\"")
+        #expect(try connection.execute("SELECT count(*) FROM t").rows == [["0"]])
+    }
+
+    @Test func producerErrorAbortsTheCopy() throws {
+        struct Stop: Error {}
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int)")
+        #expect(throws: Stop.self) {
+            try connection.copyIn("COPY t FROM STDIN") { writer in
+                try writer.writeRow(["1"])
+                throw Stop()
+            }
+        }
+        #expect(try connection.execute("SELECT count(*) FROM t").rows == [["0"]])
+    }
+
+    @Test func killedConnectionMidCopyThrowsInsteadOfHanging() throws {
+        let database = try TestDatabase.fresh()
+        let connection = try Connection(database)
+        let killer = try Connection(database)
+        try connection.execute("CREATE TABLE t (id int, v text)")
+        let filler = String(repeating: "y", count: 500)
+        let error = try #require(throws: PostgresError.self) {
+            try connection.copyIn("COPY t FROM STDIN") { writer in
+                for index in 0..<200_000 {
+                    if index == 1_000 {
+                        try killer.execute("SELECT pg_terminate_backend($1)", [String(connection.backendPID)])
+                    }
+                    try writer.writeRow([String(index), filler])
+                }
+            }
+        }
+        #expect(error.code == .adminShutdown || error.code == .connectionFailure)
+        #expect(try killer.execute("SELECT count(*) FROM t").rows == [["0"]])
+    }
+}
