@@ -13,6 +13,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
@@ -20,7 +21,7 @@ let package = Package(
         .target(name: "YAMLConfig", dependencies: ["CYAML"]),
 
         // The domain: one folder per pipeline stage.
-        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig"]),
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),

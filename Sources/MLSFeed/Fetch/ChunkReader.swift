@@ -1,39 +1,22 @@
-import Foundation
-
-/// Reads an input in fixed-size chunks so a feed never sits whole in memory.
+/// Reads an input in fixed-size chunks so a feed never sits whole in memory (gzip and URLs through `Fetcher`).
 final class ChunkReader {
-    private let handle: FileHandle
-    private let chunkSize: Int
-    private let location: String
+    private let source: any ChunkSource
     private(set) var bytesRead: Int64 = 0
 
-    init(_ input: InputFile, chunkSize: Int = 1 << 20) throws {
-        self.location = input.location
-        self.chunkSize = chunkSize
-        if input.location == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: input.location) else {
-                throw FetchError("\(input.location): cannot open for reading")
-            }
-            handle = h
+    init(_ input: InputFile, settings: FetchSettings = FetchSettings()) throws {
+        guard case .source(let source) = try Fetcher.open(input, settings: settings, conditional: nil) else {
+            throw FetchError("\(input.displayName): unexpected 304 Not Modified without a conditional request")
         }
+        self.source = source
     }
 
     /// The next chunk, or nil at end of input.
     func next() throws -> [UInt8]? {
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: chunkSize)
-        } catch {
-            throw FetchError("\(location): read failed: \(error.localizedDescription)")
-        }
-        guard let data, !data.isEmpty else { return nil }
-        bytesRead += Int64(data.count)
-        return [UInt8](data)
+        let bytes = try source.next()
+        bytesRead += Int64(bytes?.count ?? 0)
+        return bytes
     }
 
-    deinit {
-        if location != "-" { try? handle.close() }
-    }
+    /// The input's identity, complete once `next()` returned nil.
+    var identity: InputIdentity { source.identity }
 }

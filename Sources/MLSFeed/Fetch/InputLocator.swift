@@ -1,21 +1,7 @@
 import Foundation
 
-/// One input of a run: a file or standard input.
-public struct InputFile: Sendable, Hashable {
-    /// The path, or `-` for standard input.
-    public var location: String
-    public var bytes: Int64?
-
-    public init(location: String, bytes: Int64? = nil) {
-        self.location = location
-        self.bytes = bytes
-    }
-
-    /// The name used in positions: the path as given.
-    public var displayName: String { location }
-}
-
-/// Resolves `--input` / `source.input` — a path, a glob, a directory or `-` — to files in a deterministic order.
+/// Resolves `--input` / `source.input` — a path, a glob, a directory, `-` or a URL — to inputs in a deterministic
+/// order.
 public enum InputLocator {
     public enum Order: String, Sendable { case name, mtime }
 
@@ -24,6 +10,7 @@ public enum InputLocator {
 
     public static func resolve(_ spec: String, order: Order = .name) throws -> [InputFile] {
         if spec == "-" { return [InputFile(location: "-")] }
+        if isURL(spec) { return [InputFile(location: spec)] }
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         var paths: [String]
@@ -54,19 +41,16 @@ public enum InputLocator {
         return files.map(\.0)
     }
 
+    /// True for an `http://` or `https://` URL (such an input is fetched, not looked up on disk).
+    public static func isURL(_ spec: String) -> Bool {
+        let lower = spec.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
     private static func glob(_ pattern: String) -> [String] {
         var result = glob_t()
         defer { globfree(&result) }
         guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
         return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
     }
-}
-
-/// A problem getting an input's bytes (missing file, read error, HTTP failure).
-public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-
-    public init(_ message: String) { self.message = message }
-
-    public var description: String { "error: \(message)" }
 }

@@ -1,0 +1,16 @@
+/// One input's bytes as a stream of chunks, with its identity known once fully read.
+public protocol ChunkSource: AnyObject {
+    /// Where the bytes come from, safe to print (credentials redacted).
+    var location: String { get }
+    /// The next chunk (≈1 MiB), or nil at the end. Throws `FetchError` with a clear message.
+    func next() throws -> [UInt8]?
+    /// After the last chunk: bytes read (the compressed bytes for gzip), sha256 hex of the raw input, and for HTTP
+    /// the ETag and Last-Modified.
+    var identity: InputIdentity { get }
+    /// After the last chunk: the HTTP Last-Modified header (`InputIdentity` has no field for it yet).
+    var lastModified: String? { get }
+}
+
+extension ChunkSource {
+    public var lastModified: String? { nil }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import YAMLConfig
+
+extension FetchSettings {
+    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries"]
+
+    /// Reads `source.http:`; nil gives the defaults. `${ENV}` is already expanded by the YAML loader.
+    public init(config node: ConfigNode?) throws {
+        self.init()
+        guard let node else { return }
+        try node.keys(allowed: Self.configKeys)
+        if let params = node["params"] {
+            self.params = try params.entries().map { ($0.key, try Self.scalar($0.value)) }
+        }
+        if let headers = node["headers"] {
+            self.headers = try headers.entries().map { ($0.key, try Self.scalar($0.value)) }
+        }
+        if let auth = node["auth"] { self.auth = try Self.auth(auth) }
+        if let paging = node["paging"] { self.paging = try Self.paging(paging) }
+        if let timeout = node["timeout"] {
+            try timeout.keys(allowed: ["connect", "read"])
+            if let v = timeout["connect"] { connectTimeout = try Self.seconds(v) }
+            if let v = timeout["read"] { readTimeout = try Self.seconds(v) }
+        }
+        if let retries = node["retries"] {
+            try retries.keys(allowed: ["attempts", "backoff", "max_backoff", "max_retry_after"])
+            if let v = retries["attempts"] { attempts = try Self.positive(v) }
+            if let v = retries["backoff"] { backoff = try Self.seconds(v, allowZero: true) }
+            if let v = retries["max_backoff"] { maxBackoff = try Self.seconds(v, allowZero: true) }
+            if let v = retries["max_retry_after"] { maxRetryAfter = try Self.seconds(v, allowZero: true) }
+        }
+    }
+
+    private static func auth(_ node: ConfigNode) throws -> Auth {
+        try node.keys(allowed: ["basic", "bearer", "api_key"])
+        let kinds = try node.entries().filter { !$0.value.isNull }
+        guard kinds.count == 1, let kind = kinds.first else {
+            throw node.error("expected exactly one of: basic, bearer, api_key")
+        }
+        switch kind.key {
+        case "basic":
+            try kind.value.keys(allowed: ["user", "password"])
+            return .basic(user: try kind.value.required("user").string(),
+                          password: try kind.value["password"]?.string() ?? "")
+        case "bearer":
+            let token = try kind.value.string()
+            guard !token.isEmpty else { throw kind.value.error("the bearer token is empty") }
+            return .bearer(token)
+        default:
+            let apiKey = kind.value
+            try apiKey.keys(allowed: ["header", "query", "value"])
+            let value = try apiKey.required("value").string()
+            guard !value.isEmpty else { throw apiKey.error("the API key value is empty") }
+            switch (apiKey["header"], apiKey["query"]) {
+            case (let header?, nil): return .apiKeyHeader(name: try header.string(), value: value)
+            case (nil, let query?): return .apiKeyQuery(name: try query.string(), value: value)
+            default: throw apiKey.error("expected exactly one of: header, query")
+            }
+        }
+    }
+
+    private static func paging(_ node: ConfigNode) throws -> Paging {
+        try node.keys(allowed: ["param", "offset_param", "start", "size_param", "size", "max_pages"])
+        let mode: Paging.Mode
+        switch (node["param"], node["offset_param"]) {
+        case (let page?, nil): mode = .page(param: try page.string())
+        case (nil, let offset?): mode = .offset(param: try offset.string())
+        default: throw node.error("expected exactly one of: param (page numbers), offset_param (offsets)")
+        }
+        var paging = Paging(mode: mode, start: try node["start"]?.int(), sizeParam: try node["size_param"]?.string())
+        if let v = node["size"] { paging.size = try positive(v) }
+        if let v = node["max_pages"] { paging.maxPages = try positive(v) }
+        return paging
+    }
+
+    private static func scalar(_ node: ConfigNode) throws -> String {
+        if node.isNull { return "" }
+        return try node.string()
+    }
+
+    private static func positive(_ node: ConfigNode) throws -> Int {
+        let n = try node.int()
+        guard n >= 1 else { throw node.error("expected at least 1, got \(n)") }
+        return n
+    }
+
+    private static func seconds(_ node: ConfigNode, allowZero: Bool = false) throws -> Double {
+        let value = try node.double()
+        guard value.isFinite, allowZero ? value >= 0 : value > 0 else {
+            throw node.error("expected a number of seconds \(allowZero ? "of at least 0" : "above 0"), got \(value)")
+        }
+        return value
+    }
+}

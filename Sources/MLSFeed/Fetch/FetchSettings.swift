@@ -1,0 +1,109 @@
+import Foundation
+
+/// How http(s) inputs are requested: query parameters, auth, paging, timeouts and retries (`source.http:`).
+public struct FetchSettings: Sendable {
+    /// Credentials sent with every request.
+    public enum Auth: Sendable, Hashable {
+        case basic(user: String, password: String)
+        case bearer(String)
+        /// An API key sent as a request header.
+        case apiKeyHeader(name: String, value: String)
+        /// An API key sent as a query parameter.
+        case apiKeyQuery(name: String, value: String)
+    }
+
+    /// Page-number or offset paging: each page is one request, until a page has no records or `maxPages`.
+    public struct Paging: Sendable, Hashable {
+        public enum Mode: Sendable, Hashable {
+            /// `param` = start, start + 1, ...
+            case page(param: String)
+            /// `param` = start, start + size, ...
+            case offset(param: String)
+        }
+
+        public var mode: Mode
+        /// The first page number (default 1) or offset (default 0).
+        public var start: Int
+        /// The page-size parameter, if the server takes one.
+        public var sizeParam: String?
+        public var size: Int
+        public var maxPages: Int
+
+        public init(mode: Mode, start: Int? = nil, sizeParam: String? = nil, size: Int = 500, maxPages: Int = 1000) {
+            self.mode = mode
+            if let start {
+                self.start = start
+            } else if case .page = mode {
+                self.start = 1
+            } else {
+                self.start = 0
+            }
+            self.sizeParam = sizeParam
+            self.size = size
+            self.maxPages = maxPages
+        }
+
+        /// The query parameters of page `index` (0-based).
+        func parameters(page index: Int) -> [(String, String)] {
+            var result: [(String, String)] = []
+            switch mode {
+            case .page(let param): result.append((param, String(start + index)))
+            case .offset(let param): result.append((param, String(start + index * size)))
+            }
+            if let sizeParam { result.append((sizeParam, String(size))) }
+            return result
+        }
+    }
+
+    /// Query parameters added to the URL, in order.
+    public var params: [(String, String)]
+    public var auth: Auth?
+    public var paging: Paging?
+    /// Seconds to wait for the response headers.
+    public var connectTimeout: Double
+    /// Seconds without a byte of the body before the request fails.
+    public var readTimeout: Double
+    /// Requests made at most, the first included.
+    public var attempts: Int
+    /// The first retry waits about this many seconds, doubling after each failure (with jitter).
+    public var backoff: Double
+    public var maxBackoff: Double
+    /// The longest `Retry-After` honoured, in seconds.
+    public var maxRetryAfter: Double
+    /// Extra request headers (not secrets: those belong in `auth`).
+    public var headers: [(String, String)]
+    /// Told about each retry, e.g. `GET http://host/feed.xml: HTTP 500 Internal Server Error; retry 1 of 3 in 0.5 s`.
+    public var log: (@Sendable (String) -> Void)?
+
+    public init(params: [(String, String)] = [], auth: Auth? = nil, paging: Paging? = nil,
+                connectTimeout: Double = 10, readTimeout: Double = 60, attempts: Int = 4, backoff: Double = 0.5,
+                maxBackoff: Double = 30, maxRetryAfter: Double = 300, headers: [(String, String)] = [],
+                log: (@Sendable (String) -> Void)? = nil) {
+        self.params = params
+        self.auth = auth
+        self.paging = paging
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.attempts = attempts
+        self.backoff = backoff
+        self.maxBackoff = maxBackoff
+        self.maxRetryAfter = maxRetryAfter
+        self.headers = headers
+        self.log = log
+    }
+
+    /// The secret values in these settings, masked by `redactor`.
+    var secrets: [String] {
+        switch auth {
+        case .basic(let user, let password):
+            let token = Data("\(user):\(password)".utf8).base64EncodedString()
+            return [password, token]
+        case .bearer(let token): return [token]
+        case .apiKeyHeader(_, let value), .apiKeyQuery(_, let value): return [value]
+        case nil: return []
+        }
+    }
+
+    /// Masks this configuration's secrets (and any URL password or credential-like query value).
+    public var redactor: Redactor { Redactor(secrets: secrets) }
+}

@@ -1,0 +1,58 @@
+/// Opens inputs as chunk streams: local files, standard input and http(s) URLs, gzip decompressed on the fly.
+public enum Fetcher {
+    /// The size of the chunks handed to the parser.
+    public static let chunkSize = 1 << 20
+
+    /// Opens one input: a local file (`.gz` decompressed as a stream by zlib — detected by magic bytes, not by
+    /// name), stdin (`-`, gzip detected the same way), or an http(s) URL (`settings` gives its parameters, auth,
+    /// timeouts and retries; with `conditional`, a 304 answer gives `.notModified`).
+    ///
+    /// A URL with `settings.paging` is several requests: open it with `pages(_:settings:)` instead.
+    public static func open(_ input: InputFile, settings: FetchSettings = FetchSettings(),
+                            conditional: Conditional? = nil) throws -> FetchOutcome {
+        guard InputLocator.isURL(input.location) else {
+            return .source(try decoded(FileChunkSource(path: input.location)).source)
+        }
+        let request = try HTTPRequestPlan(base: input.location, settings: settings, conditional: conditional)
+        guard settings.paging == nil else {
+            throw FetchError("\(request.location): source.http.paging is set, so this input is read page by page "
+                + "(Fetcher.pages)")
+        }
+        switch try get(request, settings: settings) {
+        case .body(let source): return .source(try decoded(source).source)
+        case .notModified(let identity): return .notModified(identity)
+        }
+    }
+
+    /// The pages of a paged http(s) input (`settings.paging`), fetched one at a time as the caller asks.
+    public static func pages(_ input: InputFile, settings: FetchSettings) throws -> PagedSource {
+        guard let paging = settings.paging else {
+            throw FetchError("\(input.displayName): source.http.paging is not set")
+        }
+        guard InputLocator.isURL(input.location) else {
+            throw FetchError("\(input.displayName): paging needs an http(s) URL")
+        }
+        let plan = try HTTPRequestPlan(base: input.location, settings: settings, conditional: nil)
+        return PagedSource(base: input.location, location: plan.location, settings: settings, paging: paging)
+    }
+
+    /// Reads a local file to its end without parsing it, for its size and sha256 (to skip an unchanged file).
+    public static func identity(of input: InputFile) throws -> InputIdentity {
+        let source = try FileChunkSource(path: input.location)
+        while try source.next() != nil {}
+        return source.identity
+    }
+
+    /// `raw` as the parser should see it: gunzipped when it starts with the gzip magic bytes `1f 8b`.
+    /// `empty` is true when `raw` has no bytes at all.
+    static func decoded(_ raw: any ChunkSource) throws -> (source: any ChunkSource, empty: Bool) {
+        var first: [UInt8] = []
+        while first.count < 2, let more = try raw.next() {
+            first += more
+        }
+        if first.count >= 2 && first[0] == 0x1f && first[1] == 0x8b {
+            return (try GzipChunkSource(raw: raw, first: first), false)
+        }
+        return (ReplayChunkSource(raw: raw, first: first), first.isEmpty)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A local file or standard input read in chunks, hashing the bytes as they pass.
+final class FileChunkSource: ChunkSource {
+    let location: String
+    private let handle: FileHandle
+    private let ownsHandle: Bool
+    private let chunkSize: Int
+    private var hasher = SHA256()
+    private var bytesRead: Int64 = 0
+    private var digest: String?
+
+    /// Opens `path`, or standard input for `-`.
+    init(path: String, chunkSize: Int = Fetcher.chunkSize) throws {
+        self.location = path
+        self.chunkSize = chunkSize
+        if path == "-" {
+            handle = FileHandle.standardInput
+            ownsHandle = false
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw FetchError("\(path): no such file or directory")
+            }
+            guard !isDirectory.boolValue, let opened = FileHandle(forReadingAtPath: path) else {
+                throw FetchError("\(path): cannot open for reading")
+            }
+            handle = opened
+            ownsHandle = true
+        }
+    }
+
+    deinit {
+        if ownsHandle { try? handle.close() }
+    }
+
+    func next() throws -> [UInt8]? {
+        guard digest == nil else { return nil }
+        let data: Data?
+        do {
+            data = try handle.read(upToCount: chunkSize)
+        } catch {
+            throw FetchError("\(location): read failed: \(error.localizedDescription)")
+        }
+        guard let data, !data.isEmpty else {
+            digest = hasher.finalizeHex()
+            return nil
+        }
+        let bytes = [UInt8](data)
+        hasher.update(bytes)
+        bytesRead += Int64(bytes.count)
+        return bytes
+    }
+
+    var identity: InputIdentity {
+        InputIdentity(location: location, bytes: bytesRead, sha256: digest)
+    }
+}
