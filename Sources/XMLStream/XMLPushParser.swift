@@ -9,6 +9,9 @@ private let libxml2Initialized: Bool = {
 
 /// A streaming, secure libxml2 SAX2 push parser: feed it chunks, it calls its delegate per element.
 ///
+/// Not thread-safe: one thread drives a parser. (The per-event properties skip the runtime exclusivity check:
+/// they are only touched from `feed`/`finish` and the delegate calls those make, never concurrently.)
+///
 /// Security (defusedxml's defaults): no network (`XML_PARSE_NONET`), no DTD loading or validation, no entity
 /// substitution, no external subset; a document that declares any entity (general or parameter, internal or
 /// external, parsed or unparsed) is refused at the declaration, before the parser goes further.
@@ -17,9 +20,9 @@ public final class XMLPushParser {
     /// The receiver of element events; owned by the parser (the delegate must not own the parser).
     public let delegate: any XMLStreamDelegate
     /// When true, character data and CDATA are appended to `text` as UTF-8 bytes.
-    public var capturesText = false
+    @exclusivity(unchecked) public var capturesText = false
     /// Text captured since the last `clearText()`.
-    public private(set) var text: [UInt8] = []
+    @exclusivity(unchecked) public private(set) var text: [UInt8] = []
     /// When true, control characters XML 1.0 forbids are removed from input bytes before parsing.
     public let sanitize: Bool
     /// How many forbidden control characters `sanitize` removed so far.
@@ -28,18 +31,18 @@ public final class XMLPushParser {
     /// The parser context; owned here, freed in `deinit`.
     private let context: xmlParserCtxtPtr
     /// The first failure (libxml2 error, refused declaration or delegate error); the parser is stopped once set.
-    private var failure: (any Error)?
+    @exclusivity(unchecked) private var failure: (any Error)?
     private var finished = false
 
     /// Interned names: libxml2 hands out names from its dictionary, so pointers repeat; verified by bytes.
-    private var nameByPointer: [UnsafeRawPointer: (name: XMLName, bytes: [UInt8])] = [:]
+    @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: (name: XMLName, bytes: [UInt8])] = [:]
     private var nameByString: [String: XMLName] = [:]
     /// Attributes of the start tag being reported (valid during `startElement` only).
-    private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    private var currentAttributeCount = 0
+    @exclusivity(unchecked) private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    @exclusivity(unchecked) private var currentAttributeCount = 0
     /// Lines of the open elements' start tags, innermost last (for the message about a truncated document).
-    private var openLines: [Int] = []
-    private var sawElement = false
+    @exclusivity(unchecked) private var openLines: [Int] = []
+    @exclusivity(unchecked) private var sawElement = false
 
     /// Creates a parser; `encoding` (e.g. `ISO-8859-1`) overrides what the document declares.
     public init(delegate: any XMLStreamDelegate, encoding: String? = nil, sanitize: Bool = false) throws {
@@ -108,6 +111,21 @@ public final class XMLPushParser {
     /// Forgets captured text, keeping the buffer's capacity.
     public func clearText() {
         text.removeAll(keepingCapacity: true)
+    }
+
+    /// Forgets captured text from byte `index` on (a delegate that keeps several texts in the buffer).
+    public func clearText(from index: Int) {
+        text.removeSubrange(index...)
+    }
+
+    /// Hands the captured text over without copying it, keeping a copy of the bytes from `index` on as the new
+    /// (shifted) text: a delegate can gather many elements' texts and take them in one go, mid-element too.
+    public func takeText(keepingFrom index: Int) -> [UInt8] {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(text.capacity)
+        kept.append(contentsOf: text[index...])
+        swap(&kept, &text)
+        return kept
     }
 
     /// The parser's current input position (just after the last thing read): 1-based line and column.

@@ -12,12 +12,12 @@ protocol RecordHandler: XMLStreamDelegate {
     /// The records completed so far and not yet taken, in document order.
     func takeRecords() -> [RawRecord]
     /// A chunk was parsed: a handler may hand its pending work on here.
-    func chunkEnded()
+    func chunkEnded(_ parser: XMLPushParser)
     /// Checks made once the whole document was read; completes all pending records.
     func finish(_ parser: XMLPushParser) throws
 }
 
 extension RecordHandler {
-    func chunkEnded() {}
+    func chunkEnded(_ parser: XMLPushParser) {}
     func finish(_ parser: XMLPushParser) throws {}
 }

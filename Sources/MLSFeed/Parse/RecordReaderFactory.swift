@@ -14,24 +14,24 @@ public func makeRecordReader(settings: ParseSettings, source: String) -> RecordR
 /// Parses the file at `path` (1 MiB chunks) and throws the records away: the parse stage alone, for benchmarks.
 public func parseOnly(path: String, settings: ParseSettings) throws -> (records: Int, report: ParseReport) {
     let reader = makeRecordReader(settings: settings, source: path)
-    let handle: FileHandle
-    do {
-        handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-    } catch {
+    guard let stream = InputStream(fileAtPath: path) else {
         throw InputError("cannot open for reading", at: SourcePosition(file: path, line: 1, column: 1))
     }
-    defer { try? handle.close() }
+    stream.open()
+    defer { stream.close() }
+    if stream.streamStatus == .error {
+        throw InputError("cannot open for reading", at: SourcePosition(file: path, line: 1, column: 1))
+    }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var records = 0
     while true {
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: 1 << 20)
-        } catch {
-            throw InputError("read failed: \(error.localizedDescription)",
-                             at: SourcePosition(file: path, line: 1, column: 1))
+        let count = stream.read(&buffer, maxLength: buffer.count)
+        if count < 0 {
+            let reason = stream.streamError?.localizedDescription ?? "read failed"
+            throw InputError("cannot read: \(reason)", at: SourcePosition(file: path, line: 1, column: 1))
         }
-        guard let data, !data.isEmpty else { break }
-        try reader.feed([UInt8](data)[...])
+        if count == 0 { break }
+        try reader.feed(buffer[0..<count])
         records += reader.takeRecords().count
     }
     try reader.finish()

@@ -7,8 +7,10 @@ import XMLStream
 /// read, never emitted. Keys are trimmed of whitespace; values are kept exactly as decoded (an empty slot is
 /// the empty string, a missing value). Count mismatches become `defect` records (see `TriplesBatch.convert`).
 ///
-/// The parser thread only gathers each record's values text into a `TriplesBatch`; splitting it into fields
-/// happens in `BatchConverter`, on a second thread for big batches.
+/// The parser thread only gathers the records' values texts, one after the other in the parser's text buffer,
+/// which becomes a `TriplesBatch` without a copy; splitting them into fields happens in `BatchConverter`, on a
+/// second thread for big batches. Per-event state skips the runtime
+/// exclusivity check: only the parser's thread touches it, one event at a time.
 final class TriplesHandler: RecordHandler {
     /// Entries (or buffered bytes) at which a batch goes to the worker thread.
     static let batchEntries = 512
@@ -20,7 +22,7 @@ final class TriplesHandler: RecordHandler {
     private let source: String
     private let delimiter: [UInt8]
     private let converter = BatchConverter<TriplesBatch> { batch, range in batch.convert(range) }
-    private var batch: TriplesBatch
+    @exclusivity(unchecked) private var batch: TriplesBatch
 
     private var recordName: XMLName?
     private var labelsName: XMLName?
@@ -30,15 +32,16 @@ final class TriplesHandler: RecordHandler {
     /// Keys given once before the records (header-once shape).
     private var headerKeys: TriplesBatch.KeySet?
     /// Where `headerKeys` sit in `batch.keySets`.
-    private var headerKeySet: Int?
+    @exclusivity(unchecked) private var headerKeySet: Int?
 
-    /// The list element whose text is being captured.
-    private var capturing: XMLName?
-    private var inRecord = false
-    private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
-    private var recordKeys: TriplesBatch.KeySet?
-    private var recordValues: Range<Int>?
-    private var ordinal = 0
+    /// The list element whose text is being captured, and where its text starts in the parser's buffer.
+    @exclusivity(unchecked) private var capturing: XMLName?
+    @exclusivity(unchecked) private var captureStart = 0
+    @exclusivity(unchecked) private var inRecord = false
+    @exclusivity(unchecked) private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
+    @exclusivity(unchecked) private var recordKeys: TriplesBatch.KeySet?
+    @exclusivity(unchecked) private var recordValues: Range<Int>?
+    @exclusivity(unchecked) private var ordinal = 0
 
     init(settings: TriplesSettings, source: String) {
         self.settings = settings
@@ -62,7 +65,7 @@ final class TriplesHandler: RecordHandler {
                                  at: position(parser.startTagPosition))
             }
             capturing = name
-            parser.clearText()
+            captureStart = parser.text.count
             parser.capturesText = true
         } else if name == recordName {
             inRecord = true
@@ -78,11 +81,9 @@ final class TriplesHandler: RecordHandler {
             capturing = nil
             parser.capturesText = false
             if name == valuesName {
-                let start = batch.bytes.count
-                batch.bytes.append(contentsOf: parser.text)
-                recordValues = start..<batch.bytes.count
+                recordValues = captureStart..<parser.text.count
             } else if name == keysName {
-                let keys = splitKeys(parser.text)
+                let keys = splitKeys(parser.text, captureStart..<parser.text.count)
                 let keySet = TriplesBatch.KeySet(keys: keys, mlsIndex: keys.firstIndex(of: "mls_number"))
                 if inRecord {
                     recordKeys = keySet
@@ -90,6 +91,9 @@ final class TriplesHandler: RecordHandler {
                     headerKeys = keySet
                     headerKeySet = nil
                 }
+                parser.clearText(from: captureStart)
+            } else {
+                parser.clearText(from: captureStart)
             }
         } else if name == recordName && inRecord {
             inRecord = false
@@ -97,14 +101,14 @@ final class TriplesHandler: RecordHandler {
         }
     }
 
-    func chunkEnded() {
-        if batch.entries.count >= Self.batchEntries || batch.bytes.count >= Self.batchBytes {
-            submit(inBackground: true)
+    func chunkEnded(_ parser: XMLPushParser) {
+        if batch.entries.count >= Self.batchEntries || parser.text.count >= Self.batchBytes {
+            submit(parser, inBackground: true)
         }
     }
 
     func finish(_ parser: XMLPushParser) throws {
-        submit(inBackground: false)
+        submit(parser, inBackground: false)
     }
 
     func takeRecords() -> [RawRecord] {
@@ -135,24 +139,28 @@ final class TriplesHandler: RecordHandler {
                                                 keySet: keySet))
     }
 
-    private func submit(inBackground: Bool) {
+    private func submit(_ parser: XMLPushParser, inBackground: Bool) {
         guard !batch.entries.isEmpty else {
             if !inBackground { converter.complete() }
             return
         }
-        let full = batch
+        // Text of the record (or list) still open stays with the parser, shifted to the start of its buffer.
+        var keep = parser.text.count
+        if capturing != nil { keep = captureStart }
+        if inRecord, let values = recordValues { keep = min(keep, values.lowerBound) }
+        var full = batch
+        full.bytes = parser.takeText(keepingFrom: keep)
         batch = full.emptied()
         headerKeySet = nil
-        // A record open across the chunk boundary keeps its values text: move it into the new batch.
+        if capturing != nil { captureStart -= keep }
         if inRecord, let values = recordValues {
-            batch.bytes.append(contentsOf: full.bytes[values])
-            recordValues = 0..<values.count
+            recordValues = (values.lowerBound - keep)..<(values.upperBound - keep)
         }
         converter.submit(full, count: full.entries.count, inBackground: inBackground)
     }
 
-    private func splitKeys(_ text: [UInt8]) -> [String] {
-        DelimitedText.fields(text, text.indices, delimiter: delimiter).map {
+    private func splitKeys(_ text: [UInt8], _ range: Range<Int>) -> [String] {
+        DelimitedText.fields(text, range, delimiter: delimiter).map {
             DelimitedText.string(text, DelimitedText.trimmed(text, $0, DelimitedText.isWhitespace))
         }
     }

@@ -23,8 +23,10 @@ final class XMLRecordReader: RecordReader {
     }
 
     func feed(_ chunk: ArraySlice<UInt8>) throws {
-        try run { try $0.feed(chunk) }
-        handler.chunkEnded()
+        try run { parser in
+            try parser.feed(chunk)
+            handler.chunkEnded(parser)
+        }
     }
 
     func finish() throws {
