@@ -1,0 +1,23 @@
+/// What a committed load did: listing counts, plus the agents merged alongside them.
+public struct LoadResult: Sendable, Hashable {
+    public var runID: Int64
+    /// Listings new to the source.
+    public var inserted = 0
+    /// Listings rewritten because their content changed (including listings back from off-market).
+    public var updated = 0
+    /// Listings whose content was identical: not written at all.
+    public var unchanged = 0
+    /// Listings whose stored row is newer than the incoming one: left as they were.
+    public var stale = 0
+    /// Listings a full dump no longer carries, marked off-market.
+    public var withdrawn = 0
+    /// Listing records dropped because a newer (or later) record had the same MLS number in this run.
+    public var duplicates = 0
+    public var agentsInserted = 0
+    public var agentsUpdated = 0
+    public var agentsUnchanged = 0
+
+    public init(runID: Int64) {
+        self.runID = runID
+    }
+}

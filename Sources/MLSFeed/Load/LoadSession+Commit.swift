@@ -1,0 +1,136 @@
+import Postgres
+
+extension LoadSession {
+    /// Merges the staged records, reconciles a full dump, records the run `succeeded` with its counts and
+    /// commits, all in the run's one transaction. On any error (the withdraw guard included) the data is rolled
+    /// back, the run is recorded `failed` with the error, and the error is rethrown.
+    public func commit(read: Int, rejected: Int, inputs: [InputIdentity], timings: [String: Double],
+                       warnings: [String]) throws -> LoadResult {
+        let data = try activeData()
+        do {
+            var result = LoadResult(runID: runID)
+            try merge(data, into: &result)
+            try finishLedger(data, status: "succeeded", result: result, read: read, rejected: rejected,
+                             inputs: inputs, timings: timings, warnings: warnings)
+            try data.execute("COMMIT")
+            finished = true
+            self.data = nil
+            ledger = nil
+            return result
+        } catch {
+            fail(String(describing: error))
+            throw error
+        }
+    }
+
+    /// Ends a run that had nothing to load (the input did not change since the last run): nothing is written
+    /// but the ledger row, recorded `unchanged` with the inputs.
+    public func commitUnchanged(inputs: [InputIdentity], timings: [String: Double],
+                                warnings: [String]) throws -> LoadResult {
+        let data = try activeData()
+        let result = LoadResult(runID: runID)
+        do {
+            try finishLedger(data, status: "unchanged", result: result, read: 0, rejected: 0, inputs: inputs,
+                             timings: timings, warnings: warnings)
+            try data.execute("COMMIT")
+            finished = true
+            self.data = nil
+            ledger = nil
+            return result
+        } catch {
+            fail(String(describing: error))
+            throw error
+        }
+    }
+
+    private func merge(_ data: Connection, into result: inout LoadResult) throws {
+        let source = options.source
+        let run = String(runID)
+
+        // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.
+        let distinct = try data.execute(StagingTables.resolveDuplicates(.listing)).affectedRows
+        result.duplicates = stagedListings - distinct
+        try data.execute("ANALYZE incoming_listings")
+        if options.mode == .full && !options.force {
+            try checkWithdrawGuard(data, distinct: distinct)
+        }
+        if try hasRows(data, "listings") {
+            let updated = try data.execute(MergeStatements.updateListings, [source, run])
+            result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
+            result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
+            result.inserted = try data.execute(MergeStatements.insertNew(.listing), [source, run]).affectedRows
+        } else {
+            result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
+        }
+        result.unchanged = distinct - result.inserted - result.updated - result.stale
+
+        // Agents: the last record of each agent id wins; no history, never withdrawn.
+        let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
+        try data.execute("ANALYZE incoming_agents")
+        if try hasRows(data, "agents") {
+            let updated = try data.execute(MergeStatements.updateAgents, [source, run])
+            result.agentsUpdated = Int(updated.rows.first?.first.flatMap { $0 } ?? "") ?? 0
+            result.agentsInserted = try data.execute(MergeStatements.insertNew(.agent), [source, run]).affectedRows
+        } else {
+            result.agentsInserted = try data.execute(MergeStatements.insertAll(.agent), [source, run]).affectedRows
+        }
+        result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
+
+        if options.mode == .full {
+            let newest = try data.execute("SELECT max(modification_timestamp) FROM staging_listings").rows
+                .first?.first ?? nil
+            let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, newest])
+            result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
+        }
+    }
+
+    /// Throws when a full dump carries fewer than `withdrawGuard` of the source's active listings.
+    private func checkWithdrawGuard(_ data: Connection, distinct: Int) throws {
+        let active = Int(try data.execute(
+            "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [options.source]
+        ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+        guard Double(distinct) < options.withdrawGuard * Double(active) else { return }
+        let share = Int((options.withdrawGuard * 100).rounded())
+        throw LoadError("full dump holds \(distinct) listings, fewer than \(share)% of the \(active) active "
+            + "listings of source \(options.source): refusing to withdraw the rest (a truncated download?); "
+            + "rerun with --force to load it anyway")
+    }
+
+    private func hasRows(_ data: Connection, _ table: String) throws -> Bool {
+        try data.execute("SELECT EXISTS (SELECT 1 FROM \(table) WHERE source = $1)", [options.source])
+            .rows.first?.first == "t"
+    }
+
+    /// The run's final ledger row, written in the run's transaction so counts and data commit together.
+    private func finishLedger(_ data: Connection, status: String, result: LoadResult, read: Int, rejected: Int,
+                              inputs: [InputIdentity], timings: [String: Double], warnings: [String]) throws {
+        try data.execute("""
+            UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), inputs = $3::jsonb,
+                read = $4, rejected = $5, duplicates = $6, inserted = $7, updated = $8, unchanged = $9,
+                stale = $10, withdrawn = $11, agents_inserted = $12, agents_updated = $13,
+                timings = $14::jsonb, warnings = $15::text[]
+            WHERE id = $1
+            """, [String(runID), status, LoadSession.inputsJSON(inputs), String(read), String(rejected),
+                  String(result.duplicates), String(result.inserted), String(result.updated),
+                  String(result.unchanged), String(result.stale), String(result.withdrawn),
+                  String(result.agentsInserted), String(result.agentsUpdated), LoadSession.timingsJSON(timings),
+                  TextArray.literal(warnings.map { ConnectionString.redacted($0) })])
+    }
+
+    /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ...}]`, locations redacted.
+    static func inputsJSON(_ inputs: [InputIdentity]) -> String {
+        func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
+        return "[" + inputs.map { input in
+            "{\"location\":\(JSONText.string(ConnectionString.redacted(input.location))),"
+                + "\"bytes\":\(input.bytes.map(String.init) ?? "null"),"
+                + "\"sha256\":\(optional(input.sha256)),\"etag\":\(optional(input.etag))}"
+        }.joined(separator: ",") + "]"
+    }
+
+    /// `{"stage": seconds, ...}` in key order.
+    static func timingsJSON(_ timings: [String: Double]) -> String {
+        "{" + timings.sorted { $0.key < $1.key }.map { key, seconds in
+            JSONText.string(key) + ":" + (seconds.isFinite ? String(seconds) : "0")
+        }.joined(separator: ",") + "}"
+    }
+}

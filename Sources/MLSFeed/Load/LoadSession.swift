@@ -1,0 +1,139 @@
+import Postgres
+
+/// One load run into PostgreSQL: stages records with COPY, then merges them in one transaction.
+///
+/// The session holds two connections. The ledger connection (autocommit) applies migrations, holds the
+/// per-(pipeline, source) advisory lock for the run's lifetime and records the run in `ingest_runs`, so a
+/// failed run is recorded too. The data connection does all data changes of the run in ONE transaction — the
+/// staging COPYs, the rejects, the merge and the ledger row's final counts — so a run killed at any point
+/// leaves the last good state and a rerun ends equal to one clean run.
+///
+/// Single owner: `@unchecked Sendable` so it can move to the load stage's worker thread, but it must be used
+/// by one thread at a time.
+public final class LoadSession: @unchecked Sendable {
+    /// The run's id in `ingest_runs`.
+    public let runID: Int64
+    let options: LoadOptions
+    var ledger: Connection?
+    var data: Connection?
+    var stagedListings = 0
+    var stagedAgents = 0
+    var finished = false
+
+    /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
+    static let lockNamespace = Int32(0x6d6c_7366)
+
+    /// Connects, applies migrations, takes the pipeline's lock (throwing at once, naming the running run, when
+    /// another process holds it), marks that pipeline's abandoned `running` rows `interrupted`, records the new
+    /// run as `running` and opens the run's transaction.
+    public init(conninfo: String, options: LoadOptions) throws {
+        self.options = options
+        let ledger = try Connection(conninfo)
+        try ledger.execute("SET TimeZone = 'UTC'")
+        try Migrations.apply(ledger)
+        let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))",
+                                        [String(LoadSession.lockNamespace), LoadSession.lockName(options)])
+        guard locked.rows.first?.first == "t" else {
+            throw LoadError(try LoadSession.busyMessage(ledger, options))
+        }
+        try ledger.execute("""
+            UPDATE ingest_runs SET status = 'interrupted', finished_at = clock_timestamp(),
+                error = coalesce(error, 'the process running it ended before the run finished')
+            WHERE pipeline = $1 AND source = $2 AND status = 'running'
+            """, [options.pipeline, options.source])
+        let inserted = try ledger.execute("""
+            INSERT INTO ingest_runs (pipeline, source, mode, status) VALUES ($1, $2, $3, 'running') RETURNING id
+            """, [options.pipeline, options.source, options.mode.rawValue])
+        guard let id = inserted.rows.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else {
+            throw LoadError("could not record the run in ingest_runs")
+        }
+        runID = id
+        self.ledger = ledger
+        do {
+            let data = try Connection(conninfo)
+            try data.executeScript("""
+                SET application_name = 'mlsfeed load run \(id)';
+                SET TimeZone = 'UTC';
+                SET work_mem = '256MB';
+                SET temp_buffers = '256MB';
+                BEGIN;
+                \(StagingTables.create(.listing));
+                \(StagingTables.create(.agent));
+                """)
+            self.data = data
+        } catch {
+            fail(String(describing: error))
+            throw error
+        }
+    }
+
+    deinit {
+        if !finished { fail("the load session was released without commit or fail", interrupted: true) }
+    }
+
+    /// Copies a batch of listings and agents (in any mix) into the run's staging tables.
+    public func write(_ records: [NormalizedRecord]) throws {
+        let data = try activeData()
+        for entity in Entity.allCases where records.contains(where: { $0.entity == entity }) {
+            let copied = try data.copyIn(StagingTables.copy(entity)) { writer in
+                for record in records where record.entity == entity {
+                    try writer.writeRow(StagingTables.row(record))
+                }
+            }
+            if entity == .listing { stagedListings += copied } else { stagedAgents += copied }
+        }
+    }
+
+    /// Copies rejected records, with their reasons and raw fields, into `rejects` (inside the run's transaction).
+    public func write(rejects: [Reject]) throws {
+        guard !rejects.isEmpty else { return }
+        let data = try activeData()
+        let run = String(runID)
+        try data.copyIn("""
+            COPY rejects (run_id, source, entity, key, file, line, column_number, ordinal, reasons, raw) FROM STDIN
+            """) { writer in
+            for reject in rejects {
+                try writer.writeRow([run, options.source, reject.entity.rawValue, reject.key,
+                                     reject.position.file, String(reject.position.line),
+                                     String(reject.position.column), String(reject.ordinal),
+                                     TextArray.literal(reject.reasons.map(\.description)),
+                                     JSONText.pairs(reject.raw)])
+            }
+        }
+    }
+
+    /// Rolls the run's data back and records it `failed` (or `interrupted`) with `message` (secrets redacted).
+    /// Does nothing once the session has committed or failed.
+    public func fail(_ message: String, interrupted: Bool = false) {
+        guard !finished else { return }
+        finished = true
+        if let data { _ = try? data.execute("ROLLBACK") }
+        data = nil
+        _ = try? ledger?.execute("""
+            UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), error = $3 WHERE id = $1
+            """, [String(runID), interrupted ? "interrupted" : "failed", ConnectionString.redacted(message)])
+        ledger = nil
+    }
+
+    func activeData() throws -> Connection {
+        guard !finished, let data else { throw LoadError("load run \(runID) has already finished") }
+        return data
+    }
+
+    static func lockName(_ options: LoadOptions) -> String {
+        options.pipeline + "\u{1F}" + options.source
+    }
+
+    /// `pipeline x (source y) is already being loaded by run N, started T`.
+    private static func busyMessage(_ ledger: Connection, _ options: LoadOptions) throws -> String {
+        let running = try ledger.execute("""
+            SELECT id, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS started_at
+            FROM ingest_runs WHERE pipeline = $1 AND source = $2 AND status = 'running' ORDER BY id DESC LIMIT 1
+            """, [options.pipeline, options.source])
+        let who = "pipeline \(options.pipeline) (source \(options.source)) is already being loaded"
+        guard let id = running.value(0, "id"), let started = running.value(0, "started_at") else {
+            return who + " by another process"
+        }
+        return who + " by run \(id), started \(started); wait for it to finish"
+    }
+}

@@ -1,0 +1,116 @@
+/// The SQL that merges a run's resolved incoming rows into `listings` and `agents`.
+///
+/// Parameters: `$1` source, `$2` run id (and `$3` the dump's newest modification timestamp for `withdraw`).
+enum MergeStatements {
+    private static var listingColumns: [String] { Column.listing.map(\.name) }
+    private static var agentColumns: [String] { Column.agent.map(\.name) }
+
+    /// All incoming rows inserted as they are: the fast path for a source with no rows yet.
+    static func insertAll(_ entity: Entity) -> String {
+        let columns = entity.columns.map(\.name).joined(separator: ", ")
+        return """
+            INSERT INTO \(entity == .listing ? "listings" : "agents")
+                (source, \(columns), extra, content_hash, first_seen_run, last_changed_run)
+            SELECT $1, \(columns), extra, content_hash, $2, $2 FROM \(StagingTables.incoming(entity))
+            """
+    }
+
+    /// Rows new to the source inserted (keys already stored are left to `updateListings`/`updateAgents`).
+    static func insertNew(_ entity: Entity) -> String {
+        let table = entity == .listing ? "listings" : "agents"
+        let key = entity.keyColumn
+        return insertAll(entity) + """
+
+            i WHERE NOT EXISTS (SELECT 1 FROM \(table) t WHERE t.source = $1 AND t.\(key) = i.\(key))
+            """
+    }
+
+    /// Listings whose content changed (or that come back from off-market) and whose incoming modification
+    /// timestamp is at least the stored one are rewritten, with a history row for a price or status change;
+    /// identical rows are filtered out by hash before anything is locked. Returns (updated, stale).
+    static let updateListings: String = {
+        let assigned = listingColumns.filter { $0 != "listing_id" }
+        return """
+            WITH diff AS MATERIALIZED (
+                SELECT i.listing_id, l.list_price AS old_price, l.standard_status AS old_status,
+                       l.off_market_at IS NOT NULL AS was_off_market,
+                       (l.modification_timestamp IS NULL
+                        OR i.modification_timestamp >= l.modification_timestamp) AS fresh
+                FROM incoming_listings i
+                JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
+                WHERE l.content_hash <> i.content_hash OR l.off_market_at IS NOT NULL
+            ),
+            changed AS (
+                UPDATE listings l
+                SET (\(assigned.joined(separator: ", ")), extra, content_hash, last_changed_run, off_market_at) =
+                    (\(assigned.map { "i." + $0 }.joined(separator: ", ")), i.extra, i.content_hash, $2, NULL)
+                FROM incoming_listings i JOIN diff d ON d.listing_id = i.listing_id AND d.fresh
+                WHERE l.source = $1 AND l.listing_id = i.listing_id
+                RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp
+            ),
+            history AS (
+                INSERT INTO listing_history (source, listing_id, run_id, modification_timestamp, change,
+                                             old_price, new_price, old_status, new_status)
+                SELECT $1, c.listing_id, $2, c.modification_timestamp,
+                       CASE WHEN d.was_off_market THEN 'returned'
+                            WHEN c.list_price IS DISTINCT FROM d.old_price
+                                 AND c.standard_status IS DISTINCT FROM d.old_status THEN 'price+status'
+                            WHEN c.list_price IS DISTINCT FROM d.old_price THEN 'price'
+                            ELSE 'status' END,
+                       d.old_price, c.list_price, d.old_status, c.standard_status
+                FROM changed c JOIN diff d USING (listing_id)
+                WHERE d.was_off_market OR c.list_price IS DISTINCT FROM d.old_price
+                      OR c.standard_status IS DISTINCT FROM d.old_status
+            )
+            SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale
+            """
+    }()
+
+    /// Agents whose content changed are updated; a field the incoming record lacks keeps its stored value
+    /// (listing-embedded agents carry fewer fields than roster records). Returns the rows updated.
+    static let updateAgents: String = {
+        let assigned = agentColumns.filter { $0 != "agent_mls_id" }
+        return """
+            WITH changed AS (
+                UPDATE agents a
+                SET (\(assigned.joined(separator: ", ")), extra, content_hash, last_changed_run) =
+                    (\(assigned.map { "coalesce(i.\($0), a.\($0))" }.joined(separator: ", ")),
+                     a.extra || i.extra, i.content_hash, $2)
+                FROM incoming_agents i
+                WHERE a.source = $1 AND a.agent_mls_id = i.agent_mls_id AND a.content_hash <> i.content_hash
+                RETURNING 1
+            )
+            SELECT count(*) FROM changed
+            """
+    }()
+
+    /// A full dump's reconciliation: active listings of the source that the dump neither carries nor rejected,
+    /// and that were not modified after the dump's newest record, are marked Withdrawn (never deleted), with a
+    /// history row each. Returns the rows withdrawn.
+    static let withdraw = """
+        WITH gone AS MATERIALIZED (
+            SELECT l.listing_id, l.standard_status AS old_status, l.list_price
+            FROM listings l
+            WHERE l.source = $1 AND l.off_market_at IS NULL
+              AND ($3::timestamptz IS NULL OR l.modification_timestamp IS NULL
+                   OR l.modification_timestamp <= $3::timestamptz)
+              AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = l.listing_id)
+              AND NOT EXISTS (SELECT 1 FROM rejects r
+                              WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = l.listing_id)
+        ),
+        marked AS (
+            UPDATE listings l
+            SET standard_status = 'Withdrawn', off_market_at = now(), last_changed_run = $2
+            FROM gone g
+            WHERE l.source = $1 AND l.listing_id = g.listing_id
+            RETURNING l.listing_id
+        ),
+        history AS (
+            INSERT INTO listing_history (source, listing_id, run_id, change, old_price, new_price,
+                                         old_status, new_status)
+            SELECT $1, g.listing_id, $2, 'withdrawn', g.list_price, g.list_price, g.old_status, 'Withdrawn'
+            FROM gone g
+        )
+        SELECT count(*) FROM marked
+        """
+}

@@ -1,0 +1,195 @@
+import Postgres
+
+/// The database schema as versioned SQL, applied in order and recorded in `schema_migrations`.
+///
+/// A migration, once shipped, never changes: a schema change is a new version at the end of `all`.
+public enum Migrations {
+    /// Advisory lock key held while migrating (`mlsfeed`'s namespace, then "migrations").
+    static let lockKey = (Int32(0x6d6c_7366), Int32(1))
+
+    /// Applies every migration not yet recorded, each in its own transaction, under an advisory lock so that
+    /// two processes migrating at once apply each version once. Returns the versions applied now.
+    @discardableResult
+    public static func apply(_ connection: Connection) throws -> [Int] {
+        try connection.execute("SELECT pg_advisory_lock($1, $2)", [String(lockKey.0), String(lockKey.1)])
+        defer {
+            _ = try? connection.execute("SELECT pg_advisory_unlock($1, $2)", [String(lockKey.0), String(lockKey.1)])
+        }
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version integer PRIMARY KEY,
+                name text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """)
+        let done = Set(try connection.execute("SELECT version FROM schema_migrations").rows
+            .compactMap { $0[0].flatMap { Int($0) } })
+        var applied: [Int] = []
+        for migration in all where !done.contains(migration.version) {
+            try connection.transaction {
+                try connection.executeScript(migration.sql)
+                try connection.execute("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                                       [String(migration.version), migration.name])
+            }
+            applied.append(migration.version)
+        }
+        return applied
+    }
+
+    /// The newest schema version this build knows.
+    public static var latestVersion: Int { all.last!.version }
+
+    /// Every migration, in order.
+    static let all: [(version: Int, name: String, sql: String)] = [
+        (1, "tables", tables),
+        (2, "search indexes", searchIndexes),
+    ]
+
+    private static let tables = """
+        CREATE TABLE ingest_runs (
+            id bigserial PRIMARY KEY,
+            pipeline text NOT NULL,
+            source text NOT NULL,
+            mode text NOT NULL CHECK (mode IN ('incremental', 'full')),
+            status text NOT NULL
+                CHECK (status IN ('running', 'succeeded', 'failed', 'interrupted', 'unchanged')),
+            started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+            finished_at timestamptz,
+            inputs jsonb NOT NULL DEFAULT '[]',
+            read bigint NOT NULL DEFAULT 0,
+            rejected bigint NOT NULL DEFAULT 0,
+            duplicates bigint NOT NULL DEFAULT 0,
+            inserted bigint NOT NULL DEFAULT 0,
+            updated bigint NOT NULL DEFAULT 0,
+            unchanged bigint NOT NULL DEFAULT 0,
+            stale bigint NOT NULL DEFAULT 0,
+            withdrawn bigint NOT NULL DEFAULT 0,
+            agents_inserted bigint NOT NULL DEFAULT 0,
+            agents_updated bigint NOT NULL DEFAULT 0,
+            timings jsonb NOT NULL DEFAULT '{}',
+            warnings text[] NOT NULL DEFAULT '{}',
+            error text
+        );
+        CREATE INDEX ingest_runs_pipeline_idx ON ingest_runs (pipeline, source, id DESC);
+
+        CREATE TABLE listings (
+            source text NOT NULL,
+            listing_id text NOT NULL,
+            standard_status text,
+            property_type text,
+            list_price numeric(14,2),
+            original_list_price numeric(14,2),
+            close_price numeric(14,2),
+            listing_contract_date date,
+            modification_timestamp timestamptz,
+            bedrooms_total integer,
+            bathrooms_full integer,
+            bathrooms_half integer,
+            living_area numeric,
+            lot_size_square_feet numeric,
+            year_built integer,
+            street_number text,
+            street_name text,
+            unit_number text,
+            city text,
+            state_or_province text,
+            postal_code text,
+            county_or_parish text,
+            mls_area text,
+            latitude double precision,
+            longitude double precision,
+            public_remarks text,
+            private_remarks text,
+            directions text,
+            showing_instructions text,
+            owner_name text,
+            list_agent_mls_id text,
+            list_office_mls_id text,
+            list_office_name text,
+            extra jsonb NOT NULL DEFAULT '{}',
+            content_hash text NOT NULL,
+            first_seen_run bigint NOT NULL,
+            last_changed_run bigint NOT NULL,
+            off_market_at timestamptz,
+            PRIMARY KEY (source, listing_id)
+        );
+
+        CREATE TABLE agents (
+            source text NOT NULL,
+            agent_mls_id text NOT NULL,
+            first_name text,
+            last_name text,
+            office_mls_id text,
+            office_name text,
+            office_phone text,
+            mobile_phone text,
+            email text,
+            extra jsonb NOT NULL DEFAULT '{}',
+            content_hash text NOT NULL,
+            first_seen_run bigint NOT NULL,
+            last_changed_run bigint NOT NULL,
+            PRIMARY KEY (source, agent_mls_id)
+        );
+
+        CREATE TABLE rejects (
+            id bigserial PRIMARY KEY,
+            run_id bigint NOT NULL,
+            source text NOT NULL,
+            entity text NOT NULL,
+            key text,
+            file text NOT NULL,
+            line integer NOT NULL,
+            column_number integer NOT NULL,
+            ordinal bigint NOT NULL,
+            reasons text[] NOT NULL,
+            raw jsonb NOT NULL
+        );
+        CREATE INDEX rejects_run_idx ON rejects (run_id, entity, key);
+        CREATE INDEX rejects_key_idx ON rejects (source, entity, key);
+
+        CREATE TABLE listing_history (
+            id bigserial PRIMARY KEY,
+            source text NOT NULL,
+            listing_id text NOT NULL,
+            run_id bigint NOT NULL,
+            recorded_at timestamptz NOT NULL DEFAULT now(),
+            modification_timestamp timestamptz,
+            change text NOT NULL CHECK (change IN ('price', 'status', 'price+status', 'withdrawn', 'returned')),
+            old_price numeric(14,2),
+            new_price numeric(14,2),
+            old_status text,
+            new_status text
+        );
+        CREATE INDEX listing_history_listing_idx ON listing_history (source, listing_id, id);
+        CREATE INDEX listing_history_run_idx ON listing_history (run_id);
+        """
+
+    private static let searchIndexes = """
+        CREATE EXTENSION IF NOT EXISTS cube;
+        CREATE EXTENSION IF NOT EXISTS earthdistance;
+
+        -- By MLS number (across sources; the primary key serves (source, listing_id)).
+        CREATE INDEX listings_listing_id_idx ON listings (listing_id);
+        -- Quick search: street number and name, area, status.
+        CREATE INDEX listings_quick_idx ON listings (street_number, street_name, mls_area, standard_status);
+        -- Detailed search: type/status/price together, the other criteria alone (combined by bitmap scans).
+        CREATE INDEX listings_type_status_price_idx ON listings (property_type, standard_status, list_price);
+        CREATE INDEX listings_list_date_idx ON listings (listing_contract_date);
+        CREATE INDEX listings_price_idx ON listings (list_price);
+        CREATE INDEX listings_rooms_idx ON listings (bedrooms_total, bathrooms_full, living_area);
+        CREATE INDEX listings_city_idx ON listings (city, standard_status);
+        CREATE INDEX listings_county_idx ON listings (county_or_parish, standard_status);
+        CREATE INDEX listings_postal_code_idx ON listings (postal_code, standard_status);
+        -- Listings of an agent or office.
+        CREATE INDEX listings_agent_idx ON listings (list_agent_mls_id);
+        CREATE INDEX listings_office_idx ON listings (list_office_mls_id);
+        -- Radius search: earth_box(ll_to_earth(lat, lon), metres) @> ll_to_earth(latitude, longitude).
+        CREATE INDEX listings_location_idx ON listings USING gist (ll_to_earth(latitude, longitude))
+            WHERE latitude IS NOT NULL AND longitude IS NOT NULL;
+
+        -- Agent search: case-insensitive name prefixes (lower(last_name) LIKE 'smi%') and office.
+        CREATE INDEX agents_last_name_idx ON agents (lower(last_name) text_pattern_ops);
+        CREATE INDEX agents_first_name_idx ON agents (lower(first_name) text_pattern_ops);
+        CREATE INDEX agents_office_idx ON agents (office_mls_id);
+        """
+}

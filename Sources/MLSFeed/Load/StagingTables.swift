@@ -1,0 +1,56 @@
+/// The SQL of the per-run staging tables and the COPY rows that fill them.
+///
+/// A staging table holds every record a run wrote, duplicates included, typed like the target table, plus the
+/// record's run-wide ordinal. It is a temporary table dropped when the run's transaction ends.
+enum StagingTables {
+    static func table(_ entity: Entity) -> String {
+        entity == .listing ? "staging_listings" : "staging_agents"
+    }
+
+    static func incoming(_ entity: Entity) -> String {
+        entity == .listing ? "incoming_listings" : "incoming_agents"
+    }
+
+    /// `CREATE TEMP TABLE` of the entity's staging table (dropped at commit or rollback).
+    static func create(_ entity: Entity) -> String {
+        let columns = entity.columns.map { column in
+            "\(column.name) \(column.type.rawValue)\(column.name == entity.keyColumn ? " NOT NULL" : "")"
+        }
+        return "CREATE TEMP TABLE \(table(entity)) (ordinal bigint NOT NULL, " + columns.joined(separator: ", ")
+            + ", extra jsonb NOT NULL, content_hash text) ON COMMIT DROP"
+    }
+
+    /// The `COPY ... FROM STDIN` of the entity's staging table.
+    static func copy(_ entity: Entity) -> String {
+        "COPY \(table(entity)) (ordinal, \(entity.columns.map(\.name).joined(separator: ", ")), extra, content_hash)"
+            + " FROM STDIN"
+    }
+
+    /// One record as a COPY row, in the column order of `copy`.
+    static func row(_ record: NormalizedRecord) -> [String?] {
+        var fields: [String?] = [String(record.ordinal)]
+        fields.reserveCapacity(record.entity.columns.count + 3)
+        for column in record.entity.columns {
+            fields.append(record.values[column.name]?.sqlText)
+        }
+        fields.append(JSONText.object(record.extra))
+        fields.append(record.contentHash.isEmpty ? nil : record.contentHash)
+        return fields
+    }
+
+    /// `CREATE TEMP TABLE incoming_... AS`: one row per key, the newest record winning (then the later one).
+    /// A record without a content hash gets an md5 of its content.
+    static func resolveDuplicates(_ entity: Entity) -> String {
+        let columns = entity.columns.map(\.name).joined(separator: ", ")
+        let order = entity == .listing
+            ? "listing_id, modification_timestamp DESC NULLS LAST, ordinal DESC"
+            : "\(entity.keyColumn), ordinal DESC"
+        return """
+            CREATE TEMP TABLE \(incoming(entity)) ON COMMIT DROP AS
+            SELECT DISTINCT ON (\(entity.keyColumn)) \(columns), extra,
+                   coalesce(content_hash, md5(ROW(\(columns), extra)::text)) AS content_hash
+            FROM \(table(entity))
+            ORDER BY \(order)
+            """
+    }
+}

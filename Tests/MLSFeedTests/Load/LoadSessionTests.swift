@@ -1,0 +1,250 @@
+import Foundation
+import MLSFeed
+import Postgres
+import Testing
+
+private typealias F = LoadFixtures
+
+@Suite struct LoadSessionTests {
+    @Test func firstRunInsertsListingsAgentsAndLedger() throws {
+        let db = try TestDatabase.fresh()
+        let result = try F.load(db, [F.listing("A", ordinal: 0), F.listing("B", ordinal: 1), F.agent("AG1")])
+        #expect(result.inserted == 2)
+        #expect(result.agentsInserted == 1)
+        #expect(try F.query(db, "SELECT listing_id, list_price::text, first_seen_run = last_changed_run FROM listings "
+            + "ORDER BY 1") == [["A", "500000.00", "t"], ["B", "500000.00", "t"]])
+        #expect(try F.query(db, """
+            SELECT status, mode, read, inserted, inputs::text, timings::text, finished_at IS NOT NULL
+            FROM ingest_runs WHERE id = $1
+            """, [String(result.runID)]) == [[
+                "succeeded", "incremental", "3", "2",
+                "[{\"etag\": null, \"bytes\": 100, \"sha256\": \"ab\", \"location\": \"feed.xml\"}]",
+                "{\"load\": 0.5}", "t",
+            ]])
+    }
+
+    @Test func sameBatchTwiceWritesNothing() throws {
+        let db = try TestDatabase.fresh()
+        let batch = [F.listing("A"), F.listing("B", price: "1"), F.listing("C"), F.agent("AG1")]
+        try F.load(db, batch)
+        let before = try F.query(db, "SELECT listing_id, xmin::text FROM listings ORDER BY 1")
+        let agentBefore = try F.query(db, "SELECT xmin::text FROM agents")
+        let second = try F.load(db, batch)
+        #expect(second.inserted == 0)
+        #expect(second.updated == 0)
+        #expect(second.unchanged == 3)
+        #expect(second.agentsUnchanged == 1)
+        #expect(try F.query(db, "SELECT listing_id, xmin::text FROM listings ORDER BY 1") == before)
+        #expect(try F.query(db, "SELECT xmin::text FROM agents") == agentBefore)
+    }
+
+    @Test func olderDumpAfterNewerIsStaleAndWithdrawsNothing() throws {
+        let db = try TestDatabase.fresh()
+        let today = "2026-11-20T08:00:00Z", lastWeek = "2026-11-13T08:00:00Z"
+        try F.load(db, [F.listing("A", price: "600000", modified: today), F.listing("B", modified: today),
+                        F.listing("C", modified: today)], mode: .full)
+        let before = try F.snapshot(db)
+        let old = try F.load(db, [F.listing("A", price: "550000", modified: lastWeek),
+                                  F.listing("B", status: "Pending", modified: lastWeek)], mode: .full)
+        #expect(old.stale == 2)
+        #expect(old.updated == 0)
+        #expect(old.withdrawn == 0)
+        #expect(try F.snapshot(db) == before)
+    }
+
+    @Test func priceAndStatusChangesWriteHistory() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")])
+        let result = try F.load(db, [
+            F.listing("A", price: "480000", modified: "2026-11-02T10:00:00Z"),
+            F.listing("B", status: "Pending", modified: "2026-11-02T10:00:00Z"),
+            F.listing("C", modified: "2026-11-02T10:00:00Z", city: "La Jolla"),
+        ])
+        #expect(result.updated == 3)
+        #expect(try F.query(db, """
+            SELECT listing_id, change, old_price::text, new_price::text, old_status, new_status, run_id = $1
+            FROM listing_history ORDER BY listing_id
+            """, [String(result.runID)]) == [
+                ["A", "price", "500000.00", "480000.00", "Active", "Active", "t"],
+                ["B", "status", "500000.00", "500000.00", "Active", "Pending", "t"],
+            ])
+        #expect(try F.query(db, "SELECT city FROM listings WHERE listing_id = 'C'") == [["La Jolla"]])
+    }
+
+    @Test func fullDumpWithdrawsMissingListingAndRestoresItWhenItReappears() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full)
+        let second = try F.load(db, [F.listing("A", modified: "2026-11-02T10:00:00Z"), F.listing("B")], mode: .full)
+        #expect(second.withdrawn == 1)
+        #expect(second.updated == 1)
+        #expect(second.unchanged == 1)
+        #expect(try F.query(db, """
+            SELECT standard_status, off_market_at IS NOT NULL FROM listings WHERE listing_id = 'C'
+            """) == [["Withdrawn", "t"]])
+        #expect(try F.query(db, "SELECT count(*) FROM listings") == [["3"]])
+
+        let third = try F.load(db, [F.listing("A", modified: "2026-11-02T10:00:00Z"), F.listing("B"),
+                                    F.listing("C")], mode: .full)
+        #expect(third.withdrawn == 0)
+        #expect(third.updated == 1)
+        #expect(try F.query(db, "SELECT standard_status, off_market_at FROM listings WHERE listing_id = 'C'")
+            == [["Active", nil]])
+        #expect(try F.query(db, """
+            SELECT change, old_status, new_status FROM listing_history WHERE listing_id = 'C' ORDER BY id
+            """) == [["withdrawn", "Active", "Withdrawn"], ["returned", "Withdrawn", "Active"]])
+    }
+
+    @Test func incrementalModeWithdrawsNothing() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A"), F.listing("B")])
+        let result = try F.load(db, [F.listing("A")])
+        #expect(result.withdrawn == 0)
+        #expect(try F.query(db, "SELECT count(*) FROM listings WHERE off_market_at IS NULL") == [["2"]])
+    }
+
+    @Test func guardStopsAHalfSizeDumpAndForceOverrides() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C"), F.listing("D")], mode: .full)
+        let before = try F.snapshot(db)
+        let error = try #require(throws: LoadError.self) { try F.load(db, [F.listing("A")], mode: .full) }
+        #expect(error.message == "full dump holds 1 listings, fewer than 50% of the 4 active listings of source "
+            + "sdmls: refusing to withdraw the rest (a truncated download?); rerun with --force to load it anyway")
+        #expect(try F.snapshot(db) == before)
+        #expect(try F.query(db, "SELECT status, error FROM ingest_runs ORDER BY id DESC LIMIT 1")
+            == [["failed", error.message]])
+
+        let forced = try F.load(db, [F.listing("A")], mode: .full, force: true)
+        #expect(forced.withdrawn == 3)
+    }
+
+    @Test func rejectedListingIsNotWithdrawn() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full)
+        let result = try F.load(db, [F.listing("A"), F.listing("B")], rejects: [F.reject("C", ordinal: 2)],
+                                mode: .full)
+        #expect(result.withdrawn == 0)
+        #expect(try F.query(db, "SELECT standard_status FROM listings WHERE listing_id = 'C'") == [["Active"]])
+        #expect(try F.query(db, """
+            SELECT entity, key, file, line, column_number, ordinal, reasons::text, raw::text FROM rejects
+            WHERE run_id = $1
+            """, [String(result.runID)]) == [[
+                "listing", "C", "feed.xml", "7", "3", "2", "{\"list_price: not a price (\\\"call agent\\\")\"}",
+                "[[\"ListingId\", \"C\"], [\"ListPrice\", \"call agent\"]]",
+            ]])
+    }
+
+    @Test func duplicatesResolveNewestThenLaterOrdinal() throws {
+        let db = try TestDatabase.fresh()
+        let result = try F.load(db, [
+            F.listing("A", price: "3", modified: "2026-11-03T00:00:00Z", ordinal: 0),
+            F.listing("A", price: "1", modified: "2026-11-01T00:00:00Z", ordinal: 1),
+            F.listing("B", price: "10", ordinal: 2),
+            F.listing("B", price: "20", ordinal: 3),
+            F.listing("C", ordinal: 4),
+        ])
+        #expect(result.duplicates == 2)
+        #expect(result.inserted == 3)
+        #expect(try F.query(db, "SELECT listing_id, list_price::text FROM listings ORDER BY 1")
+            == [["A", "3.00"], ["B", "20.00"], ["C", "500000.00"]])
+    }
+
+    @Test func agentsKeepFieldsAnEmbeddedRecordLacks() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.agent("AG1", email: "ann@example.com")])
+        let result = try F.load(db, [F.agent("AG1", last: "Smith-Jones")])
+        #expect(result.agentsUpdated == 1)
+        #expect(try F.query(db, "SELECT first_name, last_name, email FROM agents")
+            == [["Ann", "Smith-Jones", "ann@example.com"]])
+    }
+
+    @Test func secondConcurrentSessionThrowsNamingTheRunningOne() throws {
+        let db = try TestDatabase.fresh()
+        let first = try LoadSession(conninfo: db, options: F.options())
+        let started = try F.query(db, """
+            SELECT to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM ingest_runs WHERE id = $1
+            """, [String(first.runID)])[0][0]!
+        let error = try #require(throws: LoadError.self) { try LoadSession(conninfo: db, options: F.options()) }
+        #expect(error.message == "pipeline nightly (source sdmls) is already being loaded by run \(first.runID), "
+            + "started \(started); wait for it to finish")
+        // Another pipeline may load meanwhile; the same one may again once the first is done.
+        let other = try LoadSession(conninfo: db, options: F.options(pipeline: "hourly"))
+        other.fail("not needed")
+        try first.write([F.listing("A")])
+        _ = try first.commit(read: 1, rejected: 0, inputs: [], timings: [:], warnings: [])
+        let third = try LoadSession(conninfo: db, options: F.options())
+        third.fail("done")
+    }
+
+    @Test func abandonedRunningRowIsMarkedInterrupted() throws {
+        let db = try TestDatabase.fresh()
+        let killer = try Connection(db)
+        let crashed = try LoadSession(conninfo: db, options: F.options())
+        // The crashed process's connections die: the server drops its lock and rolls its data back.
+        try killer.execute("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """)
+        try waitForBackendsToExit(killer)
+        let next = try LoadSession(conninfo: db, options: F.options())
+        #expect(try F.query(db, "SELECT status, error FROM ingest_runs WHERE id = $1", [String(crashed.runID)])
+            == [["interrupted", "the process running it ended before the run finished"]])
+        next.fail("done")
+        _ = crashed
+    }
+
+    @Test func failRollsBackAndRecordsRedactedError() throws {
+        let db = try TestDatabase.fresh()
+        let session = try LoadSession(conninfo: db, options: F.options())
+        try session.write([F.listing("A")])
+        session.fail("could not reach postgresql://app:s3cret@db/mls", interrupted: false)
+        #expect(try F.query(db, "SELECT count(*) FROM listings") == [["0"]])
+        #expect(try F.query(db, "SELECT status, error FROM ingest_runs WHERE id = $1", [String(session.runID)])
+            == [["failed", "could not reach postgresql://app:***@db/mls"]])
+        #expect(throws: LoadError.self) { try session.write([F.listing("B")]) }
+    }
+
+    @Test func connectionKilledMidCopyLeavesLastGoodStateAndRerunEqualsCleanRun() throws {
+        let db = try TestDatabase.fresh()
+        let base = (0..<100).map { F.listing("L\($0)", ordinal: $0) }
+        let next = (0..<5_000).map { F.listing("L\($0)", price: "\(600_000 + $0)", modified: "2026-11-05T00:00:00Z",
+                                               city: String(repeating: "c", count: 100), ordinal: $0) }
+        try F.load(db, base)
+        let good = try F.snapshot(db)
+
+        let session = try LoadSession(conninfo: db, options: F.options())
+        let killer = try Connection(db)
+        let error = try #require(throws: PostgresError.self) {
+            for (index, batch) in stride(from: 0, to: next.count, by: 500).map({ next[$0..<min($0 + 500, next.count)] })
+                .enumerated() {
+                if index == 3 {
+                    try killer.execute("""
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1
+                        """, ["mlsfeed load run \(session.runID)"])
+                }
+                try session.write(Array(batch))
+            }
+        }
+        session.fail(error.description)
+        #expect(try F.snapshot(db) == good)
+        #expect(try F.query(db, "SELECT status FROM ingest_runs WHERE id = $1", [String(session.runID)])
+            == [["failed"]])
+
+        try F.load(db, next)
+        let clean = try TestDatabase.fresh()
+        try F.load(clean, base)
+        try F.load(clean, next)
+        #expect(try F.snapshot(db) == F.snapshot(clean))
+        let history = "SELECT count(*) FROM listing_history"
+        #expect(try F.query(db, history) == F.query(clean, history))
+    }
+
+    private func waitForBackendsToExit(_ connection: Connection) throws {
+        for _ in 0..<100 {
+            let left = try connection.execute("""
+                SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                """).rows[0][0]
+            if left == "0" { return }
+            usleep(50_000)
+        }
+    }
+}

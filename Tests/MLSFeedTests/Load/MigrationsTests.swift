@@ -1,0 +1,51 @@
+import Foundation
+import MLSFeed
+import Postgres
+import Testing
+
+@Suite struct LoadMigrationsTests {
+    @Test func applyTwiceIsANoOp() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        #expect(try Migrations.apply(connection) == [1, 2])
+        #expect(try Migrations.apply(connection) == [])
+        #expect(try connection.execute("SELECT version FROM schema_migrations ORDER BY 1").rows == [["1"], ["2"]])
+    }
+
+    @Test func concurrentApplyAppliesEachVersionOnce() throws {
+        let db = try TestDatabase.fresh()
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            outcomes.add(Result { try Migrations.apply(Connection(db)) })
+        }
+        let applied = try outcomes.all.map { try $0.get() }
+        #expect(applied.flatMap { $0 }.sorted() == [1, 2])
+    }
+
+    @Test func radiusSearchUsesTheLocationIndex() throws {
+        let db = try TestDatabase.fresh()
+        try LoadFixtures.load(db, [LoadFixtures.listing("A")])
+        let connection = try Connection(db)
+        try connection.execute("SET enable_seqscan = off")
+        let plan = try connection.execute("""
+            EXPLAIN SELECT listing_id FROM listings
+            WHERE earth_box(ll_to_earth(32.72, -117.16), 5000) @> ll_to_earth(latitude, longitude)
+              AND latitude IS NOT NULL AND longitude IS NOT NULL
+            """).rows.compactMap { $0[0] }.joined(separator: "\n")
+        #expect(plan.contains("listings_location_idx"))
+        let found = try connection.execute("""
+            SELECT listing_id FROM listings
+            WHERE earth_box(ll_to_earth(32.72, -117.16), 5000) @> ll_to_earth(latitude, longitude)
+              AND latitude IS NOT NULL AND longitude IS NOT NULL
+            """).rows
+        #expect(found == [["A"]])
+    }
+}
+
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[Int], any Error>] = []
+
+    func add(_ result: Result<[Int], any Error>) { lock.withLock { results.append(result) } }
+
+    var all: [Result<[Int], any Error>] { lock.withLock { results } }
+}
