@@ -47,23 +47,28 @@ enum RunCommand {
         let runner = PipelineRunner(config: config, options: options)
         let signals = installSignalHandlers { runner.interrupt() }
         defer { signals.forEach { $0.cancel() } }
-        let summary = try runner.run()
-
-        if let path = parsed["summary-json"] {
-            try Data(summary.json.utf8).write(to: URL(fileURLWithPath: path))
-        }
         let quiet = parsed.has("quiet")
         let stdoutTaken = options.output == "-"
-        // log_format: json prints the summary as one JSON object (for log shippers), text as a human table.
-        let rendered = context.project.logFormat == .json ? summary.json : summary.text
-        if summary.status != .succeeded {
-            printError(rendered)
-            return 1
+        // log_format: json prints each summary as one JSON object (for log shippers), text as a human table.
+        func render(_ summary: RunSummary) -> String {
+            context.project.logFormat == .json ? summary.json : summary.text
         }
-        if !quiet {
-            if stdoutTaken { printError(rendered) } else { print(rendered, terminator: "") }
+        let summaries = try runner.runAll { summary in
+            let failed = summary.status == .failed || summary.status == .interrupted
+            if failed {
+                printError(render(summary))
+            } else if !quiet {
+                if stdoutTaken { printError(render(summary)) } else { print(render(summary), terminator: "") }
+            }
         }
-        if validateOnly && summary.rejected > 0 { return 1 }
+        if let path = parsed["summary-json"] {
+            // One input: the summary object; several: an array of them, one per input, in order.
+            let json = summaries.count == 1
+                ? summaries[0].json : "[" + summaries.map { $0.json.dropLast() }.joined(separator: ",") + "]\n"
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        if summaries.contains(where: { $0.status == .failed || $0.status == .interrupted }) { return 1 }
+        if validateOnly && summaries.contains(where: { $0.rejected > 0 }) { return 1 }
         return 0
     }
 

@@ -11,6 +11,10 @@ public struct PipelineConfig: Sendable {
     public var input: String?
     /// The source's time zone: naive timestamps are read in it.
     public var timeZone: TimeZone?
+    /// The order of the files a glob or directory input names.
+    public var order: InputLocator.Order = .name
+    /// HTTP parameters, auth, paging, timeouts and retries (`source.http`).
+    public var fetch = FetchSettings()
     public var parse: ParseSettings
     public var mapping: Mapping
     public var mode: LoadMode = .incremental
@@ -40,7 +44,7 @@ extension PipelineConfig {
         let name = try root["name"]?.string() ?? fileName
 
         let sourceNode = try root.required("source")
-        try sourceNode.keys(allowed: ["id", "input", "time_zone"])
+        try sourceNode.keys(allowed: ["id", "input", "time_zone", "order", "http"])
         let source = try sourceNode.required("id").string()
         let input = try sourceNode["input"].map { resolve(try $0.string(), relativeTo: path) }
         var zone: TimeZone?
@@ -73,6 +77,8 @@ extension PipelineConfig {
         var config = PipelineConfig(name: name, file: path, source: source, input: input, timeZone: zone,
                                     parse: parse, mapping: mapping, maxRejectRatio: project.maxRejectRatio,
                                     stages: [:])
+        if let order = sourceNode["order"] { config.order = try order.oneOf([("name", .name), ("mtime", .mtime)]) }
+        config.fetch = try FetchSettings(config: sourceNode["http"])
         if let load = root["load"] {
             try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard"])
             if let mode = load["mode"] { config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)]) }

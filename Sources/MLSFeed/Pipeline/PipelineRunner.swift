@@ -1,55 +1,116 @@
 import Dispatch
 import Foundation
+import Postgres
 
 /// Runs a pipeline: fetch → parse → normalize → validate → dedupe → load as concurrent Dispatch stages joined by
 /// bounded, ordered queues of batches.
 ///
-/// A bad record becomes a reject and the run goes on; the first infrastructure error (or a cancellation) in any
-/// stage cancels every stage and the run fails with the database at its last good state.
+/// Each input (file, URL, stdin) is one unit: its own run in the ledger and its own transaction, so a backfill
+/// over many files that fails at file 7 keeps files 1–6, and a rerun skips them as unchanged. A bad record becomes
+/// a reject and the run goes on; the first infrastructure error (or a cancellation) in any stage cancels every
+/// stage and that input's run fails with the database at its last good state.
 public final class PipelineRunner: @unchecked Sendable {
     public let config: PipelineConfig
     public let options: RunOptions
-    private let control = RunControl()
+    private let lock = NSLock()
+    private var control = RunControl()
+    private var interrupted = false
 
     public init(config: PipelineConfig, options: RunOptions) {
         self.config = config
         self.options = options
     }
 
-    /// Stops the run as soon as possible (SIGINT, SIGTERM); the run ends `interrupted`.
+    /// Stops the run as soon as possible (SIGINT, SIGTERM); the current input's run ends `interrupted`.
     public func interrupt() {
-        control.fail(RunInterrupted())
+        lock.lock()
+        interrupted = true
+        let current = control
+        lock.unlock()
+        current.fail(RunInterrupted())
     }
 
-    /// Runs to the end. Returns the summary; throws only for problems found before any stage started
-    /// (no input, configuration, another run holding the lock).
-    public func run() throws -> RunSummary {
-        let started = monotonicSeconds()
-        let mode = options.mode ?? config.mode
-        var summary = RunSummary(pipeline: config.name, source: config.source, mode: mode.rawValue,
-                                 dryRun: options.dryRun)
+    /// The inputs this run will read, in order.
+    public func inputs() throws -> [InputFile] {
         guard let spec = options.input ?? config.input else {
             throw FetchError("pipeline \(config.name) has no source.input; pass --input PATH")
         }
-        let inputs = try InputLocator.resolve(spec)
-        summary.inputs = inputs
+        return try InputLocator.resolve(spec, order: config.order)
+    }
+
+    /// Runs every input in order, stopping after the first one that fails. Throws only for problems found before
+    /// any input started (no input, another run holding the lock).
+    public func runAll(each: (RunSummary) -> Void = { _ in }) throws -> [RunSummary] {
+        var summaries: [RunSummary] = []
+        for input in try inputs() {
+            let summary = try run(input)
+            summaries.append(summary)
+            each(summary)
+            if summary.status == .failed || summary.status == .interrupted { break }
+        }
+        return summaries
+    }
+
+    /// Runs the pipeline's first (usually only) input.
+    public func run() throws -> RunSummary {
+        guard let first = try inputs().first else { throw FetchError("no input") }
+        return try run(first)
+    }
+
+    /// Runs one input as one unit.
+    public func run(_ input: InputFile) throws -> RunSummary {
+        let started = monotonicSeconds()
+        let control = RunControl()
+        lock.lock()
+        self.control = control
+        let stop = interrupted
+        lock.unlock()
+        if stop { control.fail(RunInterrupted()) }
+
+        let mode = options.mode ?? config.mode
+        var summary = RunSummary(pipeline: config.name, source: config.source, mode: mode.rawValue,
+                                 dryRun: options.dryRun)
+        summary.inputs = [input]
 
         let sink: RecordSink
+        var database: DatabaseSink?
         if options.dryRun {
             sink = try JSONLSink(path: options.output)
         } else {
-            let database = try makeDatabaseSink(conninfo: options.conninfo, options: LoadOptions(
+            let db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                 source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
                 force: options.force))
-            summary.runID = database.runID
-            sink = database
+            summary.runID = db.runID
+            database = db
+            sink = db
+        }
+
+        // Change detection: an input identical to the last successful run's is not loaded again.
+        let previous = options.force ? nil : try database?.lastIdentity(of: input)
+        let opened: Opened
+        do {
+            opened = try open(input, previous: previous)
+        } catch {
+            return finish(summary, failure: error, sink: sink, started: started)
+        }
+        if case .unchanged(let identity) = opened {
+            do {
+                try database?.commitUnchanged(identity)
+                summary.status = .unchanged
+                summary.identities = [identity]
+            } catch {
+                return finish(summary, failure: error, sink: sink, started: started)
+            }
+            summary.seconds = monotonicSeconds() - started
+            return summary
         }
 
         let state = Totals()
         control.declare(stages: StageSettings.stageNames)
-        let progress = options.progress ? ProgressReporter(state: state, inputs: inputs) : nil
+        let progress = options.progress ? ProgressReporter(state: state, inputs: [input]) : nil
         progress?.start()
-        launchStages(inputs: inputs, sink: sink, state: state)
+        let identity = Locked<InputIdentity?>(nil)
+        launchStages(opened, input: input, sink: sink, state: state, control: control, identity: identity)
         progress?.stop()
 
         summary.read = state.read
@@ -60,40 +121,75 @@ public final class PipelineRunner: @unchecked Sendable {
         summary.sampleRejects = state.sampleRejects
         summary.removedCharacters = state.removedCharacters
         summary.stages = control.stageMetrics
+        summary.identities = identity.value.map { [$0] } ?? []
+        summary.duplicates = state.windowDuplicates
 
         var failure = control.error
         if failure == nil, state.read > 0, Double(state.rejected) / Double(state.read) > config.maxRejectRatio {
             failure = RejectRatioExceeded(rejected: state.rejected, read: state.read, limit: config.maxRejectRatio)
         }
-        if let failure {
-            summary.status = failure is RunInterrupted ? .interrupted : .failed
-            summary.error = describe(failure)
-            sink.fail(summary.error!, interrupted: failure is RunInterrupted)
-        } else {
-            var totals = RunTotals()
-            totals.read = state.read
-            totals.rejected = state.rejected
-            totals.inputs = inputs
-            totals.warnings = state.warnings
-            for metric in summary.stages { totals.timings[metric.name] = metric.seconds }
-            do {
-                summary.load = try sink.commit(totals)
-            } catch {
-                summary.status = .failed
-                summary.error = describe(error)
-                sink.fail(summary.error!, interrupted: false)
-            }
+        if let failure { return finish(summary, failure: failure, sink: sink, started: started) }
+        var totals = RunTotals()
+        totals.read = state.read
+        totals.rejected = state.rejected
+        totals.inputs = summary.identities.isEmpty
+            ? [InputIdentity(location: input.location, bytes: input.bytes)] : summary.identities
+        totals.warnings = state.warnings
+        for metric in summary.stages { totals.timings[metric.name] = metric.seconds }
+        do {
+            summary.load = try sink.commit(totals)
+        } catch {
+            return finish(summary, failure: error, sink: sink, started: started)
         }
-        summary.duplicates = state.windowDuplicates + summary.load.duplicates
+        summary.duplicates += summary.load.duplicates
         summary.seconds = monotonicSeconds() - started
         return summary
+    }
+
+    private func finish(_ summary: RunSummary, failure: Error, sink: RecordSink, started: Double) -> RunSummary {
+        var summary = summary
+        summary.status = failure is RunInterrupted ? .interrupted : .failed
+        summary.error = describe(failure)
+        sink.fail(summary.error!, interrupted: failure is RunInterrupted)
+        summary.seconds = monotonicSeconds() - started
+        return summary
+    }
+
+    // MARK: - Opening inputs
+
+    /// An input ready to stream, or found unchanged since the last successful run.
+    private enum Opened {
+        case single(any ChunkSource)
+        case paged(PagedSource)
+        case unchanged(InputIdentity)
+    }
+
+    private func open(_ input: InputFile, previous: InputIdentity?) throws -> Opened {
+        if InputLocator.isURL(input.location) {
+            if config.fetch.paging != nil { return .paged(try Fetcher.pages(input, settings: config.fetch)) }
+            let conditional = previous?.etag.map { Conditional(etag: $0, lastModified: nil) }
+            switch try Fetcher.open(input, settings: config.fetch, conditional: conditional) {
+            case .source(let source): return .single(source)
+            case .notModified(let identity): return .unchanged(identity)
+            }
+        }
+        // A local file of the same size as last time is hashed first: equal sha256 means nothing to do.
+        if let previous, input.location != "-", let sha = previous.sha256, previous.bytes == input.bytes {
+            let now = try Fetcher.identity(of: input)
+            if now.sha256 == sha { return .unchanged(now) }
+        }
+        switch try Fetcher.open(input, settings: config.fetch) {
+        case .source(let source): return .single(source)
+        case .notModified(let identity): return .unchanged(identity)
+        }
     }
 
     // MARK: - Stages
 
     private struct Chunk: Sendable {
-        var input: Int
-        /// nil marks the end of that input.
+        /// The XML document the bytes belong to: 0 for a single input, the page number for paged HTTP.
+        var document: Int
+        /// nil marks the end of that document.
         var bytes: [UInt8]?
     }
 
@@ -102,7 +198,8 @@ public final class PipelineRunner: @unchecked Sendable {
         var rejects: [Reject]
     }
 
-    private func launchStages(inputs: [InputFile], sink: RecordSink, state: Totals) {
+    private func launchStages(_ opened: Opened, input: InputFile, sink: RecordSink, state: Totals,
+                              control: RunControl, identity: Locked<InputIdentity?>) {
         let chunks = BoundedQueue<Chunk>(capacity: config.stage("fetch").queueDepth)
         let raw = BoundedQueue<[RawRecord]>(capacity: config.stage("normalize").queueDepth)
         let coerced = BoundedQueue<[CoercedRecord]>(capacity: config.stage("validate").queueDepth,
@@ -110,33 +207,56 @@ public final class PipelineRunner: @unchecked Sendable {
         let validated = BoundedQueue<ValidatedBatch>(capacity: config.stage("dedupe").queueDepth,
                                                      producers: config.stage("validate").workers)
         let deduped = BoundedQueue<DedupedBatch>(capacity: config.stage("load").queueDepth)
-        for queue in [chunks.cancel, raw.cancel, coerced.cancel, validated.cancel, deduped.cancel] {
-            control.onCancel(queue)
+        let feedback = PageFeedback()
+        for cancel in [chunks.cancel, raw.cancel, coerced.cancel, validated.cancel, deduped.cancel, feedback.cancel] {
+            control.onCancel(cancel)
         }
         let group = DispatchGroup()
         let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone)
         let validator = Validator(mapping: config.mapping)
+        let unsafeOpened = UncheckedBox(opened)
+        let names = Locked<[Int: String]>([:])
 
-        spawn("fetch", group: group, done: chunks.producerFinished) { [self] in
+        spawn("fetch", group: group, control: control, done: chunks.producerFinished) {
             var sequence = 0
-            for (index, input) in inputs.enumerated() {
-                let reader = try ChunkReader(input)
+            func pump(_ source: any ChunkSource, document: Int) throws {
                 while true {
                     let t0 = monotonicSeconds()
-                    let bytes = try reader.next()
+                    let bytes = try source.next()
                     control.record(stage: "fetch", itemsIn: bytes?.count ?? 0, itemsOut: bytes?.count ?? 0,
                                    seconds: monotonicSeconds() - t0)
-                    try chunks.push(Chunk(input: index, bytes: bytes), sequence: sequence)
+                    try chunks.push(Chunk(document: document, bytes: bytes), sequence: sequence)
                     sequence += 1
                     state.addBytes(bytes?.count ?? 0)
-                    if bytes == nil { break }
+                    if bytes == nil { return }
                 }
             }
+            switch unsafeOpened.value {
+            case .single(let source):
+                names.update { $0[0] = input.location == "-" ? "-" : source.location }
+                try pump(source, document: 0)
+                identity.update { $0 = source.identity }
+            case .paged(let pages):
+                var document = 0
+                while let page = try pages.nextPage() {
+                    names.update { $0[document] = "\(pages.location) [page \(document + 1)]" }
+                    try pump(page, document: document)
+                    pages.pageHadRecords(try feedback.wait(document: document))
+                    document += 1
+                }
+                if pages.reachedMaxPages {
+                    state.addWarnings(["\(pages.location): stopped at max_pages (\(pages.pagesFetched) pages)"])
+                }
+                identity.update { $0 = pages.identity }
+            case .unchanged:
+                break
+            }
         }
-        spawn("parse", group: group, done: raw.producerFinished) { [self] in
+        spawn("parse", group: group, control: control, done: raw.producerFinished) { [self] in
             var reader: RecordReader?
             var sequence = 0
             var ordinal = 0
+            var documentStart = 0
             var pending: [RawRecord] = []
             let batchSize = config.parse.batchSize
             func emit(_ records: [RawRecord]) throws {
@@ -157,7 +277,9 @@ public final class PipelineRunner: @unchecked Sendable {
             while let (_, chunk) = try chunks.pop() {
                 let t0 = monotonicSeconds()
                 if reader == nil {
-                    reader = makeRecordReader(settings: config.parse, source: inputs[chunk.input].displayName)
+                    let name = names.value[chunk.document] ?? input.displayName
+                    reader = makeRecordReader(settings: config.parse, source: name)
+                    documentStart = ordinal + pending.count
                 }
                 let before = ordinal + pending.count
                 if let bytes = chunk.bytes {
@@ -166,10 +288,12 @@ public final class PipelineRunner: @unchecked Sendable {
                 } else {
                     try reader!.finish()
                     try emit(reader!.takeRecords())
-                    state.addWarnings(reader!.report.warnings.map { "\(inputs[chunk.input].displayName): \($0)" })
+                    let name = names.value[chunk.document] ?? input.displayName
+                    state.addWarnings(reader!.report.warnings.map { "\(name): \($0)" })
                     state.addRemoved(reader!.report.sanitizedCharacters)
                     reader = nil
                     try flush()
+                    feedback.report(document: chunk.document, hadRecords: ordinal > documentStart)
                 }
                 control.record(stage: "parse", itemsIn: chunk.bytes?.count ?? 0,
                                itemsOut: ordinal + pending.count - before, seconds: monotonicSeconds() - t0)
@@ -177,7 +301,7 @@ public final class PipelineRunner: @unchecked Sendable {
             try flush()
         }
         for _ in 0..<config.stage("normalize").workers {
-            spawn("normalize", group: group, done: coerced.producerFinished) { [self] in
+            spawn("normalize", group: group, control: control, done: coerced.producerFinished) {
                 while let (sequence, batch) = try raw.pop() {
                     let t0 = monotonicSeconds()
                     let out = normalizer.process(batch)
@@ -188,7 +312,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
         }
         for _ in 0..<config.stage("validate").workers {
-            spawn("validate", group: group, done: validated.producerFinished) { [self] in
+            spawn("validate", group: group, control: control, done: validated.producerFinished) {
                 while let (sequence, batch) = try coerced.pop() {
                     let t0 = monotonicSeconds()
                     let out = validator.process(batch)
@@ -198,7 +322,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 }
             }
         }
-        spawn("dedupe", group: group, done: deduped.producerFinished) { [self] in
+        spawn("dedupe", group: group, control: control, done: deduped.producerFinished) { [self] in
             var deduper = Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold)
             let dryRun = options.dryRun
             let sampleLimit = options.sampleRejects
@@ -226,7 +350,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             try push(deduper.finish(), sequence: last + 1, itemsIn: 0, started: monotonicSeconds())
         }
-        spawn("load", group: group, done: {}) { [self] in
+        spawn("load", group: group, control: control, done: {}) { [self] in
             let batchSize = config.stage("load").batchSize
             var pending: [NormalizedRecord] = []
             var pendingRejects: [Reject] = []
@@ -251,10 +375,10 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// Runs a stage body on its own Dispatch queue; its first error fails the whole run.
-    private func spawn(_ name: String, group: DispatchGroup, done: @escaping @Sendable () -> Void,
-                       _ body: @escaping @Sendable () throws -> Void) {
+    private func spawn(_ name: String, group: DispatchGroup, control: RunControl,
+                       done: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () throws -> Void) {
         let queue = DispatchQueue(label: "mlsfeed.stage.\(name)")
-        queue.async(group: group) { [control] in
+        queue.async(group: group) {
             do {
                 try body()
             } catch is CancellationError {
@@ -266,10 +390,39 @@ public final class PipelineRunner: @unchecked Sendable {
         }
     }
 
+    /// One compiler-style line (or a few, for database detail) for the summary and the ledger; never a password.
     private func describe(_ error: Error) -> String {
-        if let error = error as? CustomStringConvertible { return error.description }
-        return "error: \(error)"
+        let text: String
+        switch error {
+        case let error as PostgresError: text = "error: database: \(error.description)"
+        case let error as LoadError: text = "error: \(error.description)"
+        default:
+            let described = "\(error)"
+            text = described.hasPrefix("error: ") || described.contains(": error: ") ? described : "error: " + described
+        }
+        return ConnectionString.redacted(text)
     }
+}
+
+/// A value shared between stage threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func update(_ body: (inout Value) -> Void) {
+        lock.withLock { body(&stored) }
+    }
+}
+
+/// Hands a non-Sendable value to exactly one stage thread.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+
+    init(_ value: T) { self.value = value }
 }
 
 /// The run was stopped by a signal.

@@ -12,7 +12,7 @@ protocol RecordSink: AnyObject, Sendable {
 struct RunTotals: Sendable {
     var read = 0
     var rejected = 0
-    var inputs: [InputFile] = []
+    var inputs: [InputIdentity] = []
     var timings: [String: Double] = [:]
     var warnings: [String] = []
 }

@@ -39,6 +39,17 @@ extension RunSummary {
         let dry = dryRun ? " (dry run: nothing written to the database)" : ""
         lines.append("mlsfeed: pipeline \(pipeline)\(id), source \(source), mode \(mode): \(status.rawValue)\(dry)")
         if let error { lines.append(error) }
+        let input = identities.first.map { id -> String in
+            var parts = [id.location]
+            if let bytes = id.bytes { parts.append("\(bytes) bytes") }
+            if let sha = id.sha256 { parts.append("sha256 \(sha.prefix(12))") }
+            return parts.joined(separator: ", ")
+        } ?? inputs.first?.location
+        if let input { lines.append("  input: \(input)") }
+        if status == .unchanged {
+            lines.append("  unchanged since the last successful run: nothing loaded (--force loads it again)")
+            return lines.joined(separator: "\n") + "\n"
+        }
         lines.append("  read \(read), rejected \(rejected), duplicates \(duplicates); inserted \(load.inserted), "
                      + "updated \(load.updated), unchanged \(load.unchanged), stale \(load.stale), "
                      + "withdrawn \(load.withdrawn); \(String(format: "%.2f", seconds)) s"

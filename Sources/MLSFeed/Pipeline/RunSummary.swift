@@ -1,6 +1,6 @@
 /// The outcome of one run, as printed at the end and written by `--summary-json`.
 public struct RunSummary: Sendable {
-    public enum Status: String, Sendable { case succeeded, failed, interrupted }
+    public enum Status: String, Sendable { case succeeded, failed, interrupted, unchanged }
 
     public var runID: Int64?
     public var pipeline: String
@@ -14,6 +14,8 @@ public struct RunSummary: Sendable {
     public var load = LoadCounts()
     public var seconds = 0.0
     public var inputs: [InputFile] = []
+    /// What was read: bytes, sha256, ETag (known once the input was read to its end).
+    public var identities: [InputIdentity] = []
     public var stages: [StageMetrics] = []
     public var warnings: [String] = []
     /// Bad optional values per field and rule (`list_price: 37 not a price ("call agent")`).

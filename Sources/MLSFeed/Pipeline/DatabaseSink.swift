@@ -1,0 +1,60 @@
+import Postgres
+
+/// The load stage's sink for real runs: a `LoadSession` (COPY into staging, merge at commit).
+final class DatabaseSink: RecordSink, @unchecked Sendable {
+    private let session: LoadSession
+    private let conninfo: String
+    private let options: LoadOptions
+
+    init(conninfo: String, options: LoadOptions) throws {
+        session = try LoadSession(conninfo: conninfo, options: options)
+        self.conninfo = conninfo
+        self.options = options
+    }
+
+    var runID: Int64 { session.runID }
+
+    func write(_ records: [NormalizedRecord], rejects: [Reject]) throws {
+        if !records.isEmpty { try session.write(records) }
+        if !rejects.isEmpty { try session.write(rejects: rejects) }
+    }
+
+    func commit(_ totals: RunTotals) throws -> LoadCounts {
+        let result = try session.commit(read: totals.read, rejected: totals.rejected, inputs: totals.inputs,
+                                        timings: totals.timings, warnings: totals.warnings)
+        var counts = LoadCounts()
+        counts.runID = result.runID
+        counts.inserted = result.inserted
+        counts.updated = result.updated
+        counts.unchanged = result.unchanged
+        counts.stale = result.stale
+        counts.withdrawn = result.withdrawn
+        counts.duplicates = result.duplicates
+        return counts
+    }
+
+    /// Records the run as `unchanged`: the input is the one the last successful run loaded.
+    func commitUnchanged(_ identity: InputIdentity) throws {
+        _ = try session.commitUnchanged(inputs: [identity], timings: [:], warnings: [])
+    }
+
+    func fail(_ message: String, interrupted: Bool) {
+        session.fail(message, interrupted: interrupted)
+    }
+
+    /// What the last successful (or unchanged) run of this pipeline and source read from `input`, if any.
+    func lastIdentity(of input: InputFile) throws -> InputIdentity? {
+        let connection = try Connection(conninfo)
+        let location = ConnectionString.redacted(input.location)
+        let result = try connection.execute("""
+            SELECT item->>'bytes', item->>'sha256', item->>'etag'
+            FROM ingest_runs, jsonb_array_elements(inputs) AS item
+            WHERE pipeline = $1 AND source = $2 AND status IN ('succeeded', 'unchanged')
+              AND item->>'location' = $3 AND id <> $4
+            ORDER BY id DESC LIMIT 1
+            """, [options.pipeline, options.source, location, String(runID)])
+        guard let row = result.rows.first else { return nil }
+        return InputIdentity(location: input.location, bytes: row[0].flatMap { Int64($0) }, sha256: row[1],
+                             etag: row[2])
+    }
+}
