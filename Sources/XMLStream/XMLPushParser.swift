@@ -1,5 +1,10 @@
 // The only file that imports CLibXML2: every pointer and C call of the XMLStream module lives here.
 import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// libxml2 wants `xmlInitParser` once per process before the first parser (it is idempotent and thread-safe).
 private let libxml2Initialized: Bool = {
@@ -185,6 +190,24 @@ public final class XMLPushParser {
             if let attribute = attribute(at: index), attribute.name == name { return attribute.value }
         }
         return nil
+    }
+
+    /// Calls `body` with the range of each field of `bytes[range]` split on `separator` (`n` separators give
+    /// `n + 1` fields), finding separators with `memchr`: for delimiter-joined element text.
+    public static func forEachField(in bytes: [UInt8], _ range: Range<Int>, separator: UInt8,
+                                    _ body: (Range<Int>) throws -> Void) rethrows {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range out of bounds")
+        try bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return try body(range) }
+            var start = range.lowerBound
+            while start < range.upperBound,
+                  let hit = memchr(base + start, Int32(separator), range.upperBound - start) {
+                let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                try body(start..<index)
+                start = index + 1
+            }
+            try body(start..<range.upperBound)
+        }
     }
 
     // MARK: - libxml2 plumbing

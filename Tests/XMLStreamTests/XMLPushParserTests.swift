@@ -147,3 +147,22 @@ func parse(_ bytes: [UInt8], chunk: Int? = nil, encoding: String? = nil, sanitiz
         #expect(listing.string == "listing")
     }
 }
+
+@Suite struct XMLPushParserFieldSplitTests {
+    @Test(arguments: [
+        ("a|b|c", 0..<5, ["a", "b", "c"]),
+        ("|a||", 0..<4, ["", "a", "", ""]),
+        ("", 0..<0, [""]),
+        ("xx|yy|zz", 3..<8, ["yy", "zz"]),
+        ("xx|yy|zz", 2..<2, [""]),
+        ("no separator", 0..<12, ["no separator"]),
+    ] as [(String, Range<Int>, [String])])
+    func splitsOnTheSeparator(text: String, range: Range<Int>, fields: [String]) {
+        let bytes = Array(text.utf8)
+        var found: [String] = []
+        XMLPushParser.forEachField(in: bytes, range, separator: UInt8(ascii: "|")) {
+            found.append(String(decoding: bytes[$0], as: UTF8.self))
+        }
+        #expect(found == fields)
+    }
+}

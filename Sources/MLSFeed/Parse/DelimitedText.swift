@@ -1,3 +1,5 @@
+import XMLStream
+
 /// Splitting of delimiter-joined element text (triples lists, RETS rows) without a String per separator search.
 enum DelimitedText {
     /// Calls `body` with each field's byte range of `bytes`, split on the byte sequence `delimiter`.
@@ -6,27 +8,17 @@ enum DelimitedText {
     @inline(__always)
     static func forEachField(_ bytes: [UInt8], _ range: Range<Int>, delimiter: [UInt8],
                              _ body: (Range<Int>) throws -> Void) rethrows {
-        var start = range.lowerBound
         if delimiter.count == 1 {
-            let separator = delimiter[0]
-            var index = start
-            while index < range.upperBound {
-                if bytes[index] == separator {
-                    try body(start..<index)
-                    start = index + 1
-                }
+            return try XMLPushParser.forEachField(in: bytes, range, separator: delimiter[0], body)
+        }
+        var start = range.lowerBound, index = start
+        while index + delimiter.count <= range.upperBound {
+            if bytes[index] == delimiter[0] && bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
+                try body(start..<index)
+                index += delimiter.count
+                start = index
+            } else {
                 index += 1
-            }
-        } else {
-            var index = start
-            while index + delimiter.count <= range.upperBound {
-                if bytes[index] == delimiter[0] && bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
-                    try body(start..<index)
-                    index += delimiter.count
-                    start = index
-                } else {
-                    index += 1
-                }
             }
         }
         try body(start..<range.upperBound)
