@@ -54,9 +54,9 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         try? FileManager.default.removeItem(atPath: spoolPath)
     }
 
+    /// Runs once the session let go of its delegate, maybe on the session's own queue: the session is done then,
+    /// so only the files are closed here.
     deinit {
-        task?.cancel()
-        session?.invalidateAndCancel()
         try? writer?.close()
         try? reader?.close()
     }
@@ -192,8 +192,9 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             let encoded = (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity")
                 .lowercased() != "identity"
             if let error {
-                let total = expected >= 0 && !encoded ? " of \(expected)" : ""
-                failure = .body("body cut short after \(written)\(total) bytes (\(Self.describe(error)))")
+                failure = .body(expected >= 0 && !encoded
+                    ? "body cut short after \(written) of \(expected) bytes"
+                    : "body cut short after \(written) bytes (\(Self.describe(error)))")
             } else if expected >= 0 && !encoded && written != expected {
                 failure = .body("body cut short after \(written) of \(expected) bytes")
             }

@@ -1,0 +1,86 @@
+import Foundation
+import MLSFeed
+import Testing
+import YAMLConfig
+
+extension FetchTests {
+    @Suite struct FetchSettingsConfigTests {
+        /// The `http:` mapping of a `source:` written to a file and read back.
+        static func settings(_ yaml: String, environment: [String: String] = [:]) throws -> FetchSettings {
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("http-\(UUID().uuidString).yaml").path
+            try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let root = try ConfigNode.load(path: path, environment: environment)
+            return try FetchSettings(config: root["http"])
+        }
+
+        static func error(_ yaml: String) -> String {
+            do {
+                _ = try settings(yaml)
+                return "no error"
+            } catch {
+                return "\(error)".components(separatedBy: ": error: ").last ?? ""
+            }
+        }
+
+        @Test func defaultsWithoutHTTP() throws {
+            let settings = try FetchSettings(config: nil)
+            #expect(settings.params.isEmpty)
+            #expect(settings.auth == nil)
+            #expect(settings.paging == nil)
+            #expect(settings.connectTimeout == 10)
+            #expect(settings.readTimeout == 60)
+            #expect(settings.attempts == 4)
+            #expect(settings.backoff == 0.5)
+            #expect(settings.maxBackoff == 30)
+        }
+
+        @Test func fullExample() throws {
+            let settings = try Self.settings("""
+                http:
+                  params: { method: detailedSearch, status: "A,P", propertytype: RE }
+                  auth: { basic: { user: "${MLS_USER}", password: "${MLS_PASSWORD}" } }
+                  paging: { param: page, start: 1, size_param: limit, size: 500, max_pages: 1000 }
+                  timeout: { connect: 10, read: 60 }
+                  retries: { attempts: 4, backoff: 0.5, max_backoff: 30 }
+                """, environment: ["MLS_USER": "feeduser", "MLS_PASSWORD": "s3cret"])
+            #expect(settings.params.map { "\($0.0)=\($0.1)" }
+                == ["method=detailedSearch", "status=A,P", "propertytype=RE"])
+            #expect(settings.auth == .basic(user: "feeduser", password: "s3cret"))
+            #expect(settings.paging == FetchSettings.Paging(mode: .page(param: "page"), start: 1, sizeParam: "limit",
+                                                            size: 500, maxPages: 1000))
+            #expect(settings.redactor.redact("s3cret") == "***")
+        }
+
+        @Test(arguments: [
+            ("{ bearer: tok-1 }", FetchSettings.Auth.bearer("tok-1")),
+            ("{ api_key: { header: X-Api-Key, value: k-123 } }", .apiKeyHeader(name: "X-Api-Key", value: "k-123")),
+            ("{ api_key: { query: apikey, value: k-123 } }", .apiKeyQuery(name: "apikey", value: "k-123")),
+        ])
+        func authKinds(yaml: String, expected: FetchSettings.Auth) throws {
+            #expect(try Self.settings("http:\n  auth: \(yaml)\n").auth == expected)
+        }
+
+        @Test func offsetPagingStartsAtZero() throws {
+            let yaml = "http:\n  paging: { offset_param: offset, size: 100 }\n"
+            let paging = try #require(try Self.settings(yaml).paging)
+            #expect(paging == FetchSettings.Paging(mode: .offset(param: "offset"), start: 0, size: 100))
+        }
+
+        @Test(arguments: [
+            ("http:\n  timout: {}\n", "http.timout: unknown key \"timout\"; did you mean \"timeout\"?"),
+            ("http:\n  auth: { basic: { user: u }, bearer: t }\n",
+             "http.auth: expected exactly one of: basic, bearer, api_key"),
+            ("http:\n  auth: { api_key: { value: k } }\n", "http.auth.api_key: expected exactly one of: header, query"),
+            ("http:\n  paging: { size: 10 }\n",
+             "http.paging: expected exactly one of: param (page numbers), offset_param (offsets)"),
+            ("http:\n  timeout: { read: 0 }\n", "http.timeout.read: expected a number of seconds above 0, got 0.0"),
+            ("http:\n  retries: { attempts: 0 }\n", "http.retries.attempts: expected at least 1, got 0"),
+            ("http:\n  retries: { attempts: many }\n", "http.retries.attempts: expected an integer, got \"many\""),
+        ])
+        func mistakes(yaml: String, message: String) {
+            #expect(Self.error(yaml) == message)
+        }
+    }
+}
