@@ -19,7 +19,11 @@ extension FixtureListing {
         rec.put(.status, statusWord)
         rec.put(.propertyType, FixtureListing.propertyTypes[propertyType])
         var m = rec.mark
-        if let badPrice { rec.append(badPrice) } else { FixtureListing.appendPrice(listPrice, style: priceStyle, to: &rec) }
+        if let badPrice {
+            rec.append(badPrice)
+        } else {
+            FixtureListing.appendPrice(listPrice, style: priceStyle, to: &rec)
+        }
         rec.close(.listPrice, from: m)
         var r = stream(.origPrice)
         if r.chance(0.85) {
@@ -146,13 +150,22 @@ extension FixtureListing {
         r = stream(.crossStreet)
         if r.chance(0.6) { rec.put(.crossStreet, r.pick(FixtureMarket.streets)) }
         r = stream(.mapCode)
-        if r.chance(0.5) { rec.put(.mapCode, "\(r.between(1100, 1360))-\(["A", "B", "C", "D", "E", "F", "G", "H", "J"][r.below(9)])\(r.between(1, 7))") }
+        if r.chance(0.5) {
+            let page = r.between(1100, 1360)
+            let column = ["A", "B", "C", "D", "E", "F", "G", "H", "J"][r.below(9)]
+            rec.put(.mapCode, "\(page)-\(column)\(r.between(1, 7))")
+        }
         r = stream(.apn)
-        rec.put(.apn, "\(r.between(100, 679))-\(r.between(10, 990))-\(FixtureClock.pad(r.between(1, 99)))-\(FixtureClock.pad(r.below(100)))")
+        let book = r.between(100, 679), page = r.between(10, 990)
+        let parcel = FixtureClock.pad(r.between(1, 99)), sub = FixtureClock.pad(r.below(100))
+        rec.put(.apn, "\(book)-\(page)-\(parcel)-\(sub)")
         r = stream(.subdivision)
         if r.chance(0.5) { rec.put(.subdivision, r.pick(FixtureMarket.subdivisions)) }
         r = stream(.complexName)
-        if isCondo && r.chance(0.7) { rec.put(.complexName, "The \(r.pick(FixtureMarket.subdivisions)) \(["Villas", "Lofts", "Terraces", "Residences"][r.below(4)])") }
+        if isCondo && r.chance(0.7) {
+            let name = r.pick(FixtureMarket.subdivisions)
+            rec.put(.complexName, "The \(name) \(["Villas", "Lofts", "Terraces", "Residences"][r.below(4)])")
+        }
     }
 
     private func writeText(_ city: FixtureMarket.City, into rec: inout FixtureRecord) {
@@ -189,7 +202,11 @@ extension FixtureListing {
         if r.chance(0.85) {
             let freeway = ["I-5", "I-8", "I-15", "I-805", "SR-163", "SR-52", "SR-78", "SR-94", "SR-125"][r.below(9)]
             let turn = r.chance(0.5) ? "left" : "right"
-            rec.put(.directions, "\(freeway) to \(r.pick(FixtureMarket.streets)), \(["east", "west", "north", "south"][r.below(4)]) — \(turn) on \(r.pick(FixtureMarket.streets)) to the property on the \(turn).")
+            let exit = r.pick(FixtureMarket.streets)
+            let heading = ["east", "west", "north", "south"][r.below(4)]
+            let street = r.pick(FixtureMarket.streets)
+            let text = "\(freeway) to \(exit), \(heading) — \(turn) on \(street) to the property on the \(turn)."
+            rec.put(.directions, text)
         }
         r = stream(.ftrToshow)
         rec.put(.ftrToshow, r.pick(FixtureMarket.showing))

@@ -40,7 +40,8 @@ struct FixtureListing {
         self.seed = seed
         self.index = index
         var r = FixtureRandom(seed, UInt64(index), 1)
-        mlsNumber = r.chance(0.03) ? "SD-" + FixtureListing.padded(index, 7) : String(260_000_000 + index * 3 + r.below(3))
+        mlsNumber = r.chance(0.03)
+            ? "SD-" + FixtureListing.padded(index, 7) : String(260_000_000 + index * 3 + r.below(3))
         status = [Status.active, .pending, .sold, .expired, .withdrawn][r.weighted([55, 15, 22, 5, 3])]
         terseStatus = r.chance(0.08)
         propertyType = r.weighted([55, 28, 9, 8])

@@ -189,7 +189,9 @@ enum FixtureMarket {
     static let heatings = ["Forced Air", "Natural Gas", "Wall Furnace", "Radiant", "Heat Pump", "Fireplace(s)", "None"]
     static let coolings = ["Central Air", "Wall/Window Unit(s)", "Evaporative", "Ductless Mini-Split", "None"]
     static let zonings = ["R-1", "R1-5000", "RS-1-7", "RM-3-9", "A70", "RR", "MF", "CC-3-4"]
-    static let laundries = ["In Garage", "Inside", "Individual Room", "Community Facility", "Gas & Electric Dryer Hookup"]
+    static let laundries = [
+        "In Garage", "Inside", "Individual Room", "Community Facility", "Gas & Electric Dryer Hookup",
+    ]
     static let floorings = ["Hardwood", "Laminate", "Tile", "Carpet", "Vinyl", "Wood, Tile", "Carpet, Tile"]
     static let appliances = [
         "Dishwasher", "Disposal", "Microwave", "Range/Oven", "Refrigerator", "Washer", "Dryer", "Wine Cooler",

@@ -35,7 +35,8 @@ public struct FixtureOptions: Sendable, Equatable {
         self.seed = seed
     }
 
-    /// Where the truth of the feed at `path` goes: `feed.xml` → `feed.truth.json`, `feed.dat` → `feed.dat.truth.json`.
+    /// Where the truth of the feed at `path` goes: `feed.xml` → `feed.truth.json`,
+    /// `feed.dat` → `feed.dat.truth.json`.
     public static func truthPath(for path: String) -> String {
         (path.hasSuffix(".xml") ? String(path.dropLast(4)) : path) + ".truth.json"
     }

@@ -8,7 +8,8 @@ struct FixtureRandom {
 
     /// A stream derived from a few numbers (market seed, listing index, field salt ...).
     init(_ a: UInt64, _ b: UInt64, _ c: UInt64 = 0) {
-        state = FixtureRandom.mix(FixtureRandom.mix(a &+ 0x632B_E59B_D9B4_E019) ^ FixtureRandom.mix(b ^ (c &* 0x9E37_79B9)))
+        let left = FixtureRandom.mix(a &+ 0x632B_E59B_D9B4_E019)
+        state = FixtureRandom.mix(left ^ FixtureRandom.mix(b ^ (c &* 0x9E37_79B9)))
     }
 
     /// SplitMix64's finalizer: a good 64-bit hash.

@@ -31,7 +31,7 @@ struct FixtureRun {
 
     mutating func write() throws {
         let writer = try FixtureWriter(path: market.output, format: market.format, shape: market.shape)
-        writer.begin(source: market.source, generated: truth.generated, records: plan.records)
+        try writer.begin(source: market.source, generated: truth.generated, records: plan.records)
         let n = plan.listings
         let maxDelay = min(max(n / 20, 1), 2000)
         for index in 0..<(n + plan.newListings) {
@@ -56,7 +56,7 @@ struct FixtureRun {
             pending.removeFirst()
             try writeCopy(next.index, writer: writer)
         }
-        writer.end()
+        try writer.end()
         try writer.close()
         truth.records = ordinal
         truth.rejects = truth.rejected.count

@@ -25,63 +25,15 @@ final class FixtureWriter {
         if let file { fclose(file) }
     }
 
-    /// Bytes written so far (flushed or buffered).
+    /// Bytes written so far (flushed).
     private(set) var size = 0
 
-    func raw(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-    }
-
-    func byte(_ b: UInt8) {
-        buffer.append(b)
-    }
-
-    /// XML text of `text`: `&`, `<`, `>` always escaped (and `"` when `quotes`).
-    func escaped(_ text: String, quotes: Bool = true) {
-        var rec = FixtureRecord()
-        rec.append(text)
-        escaped(rec.bytes, 0..<rec.bytes.count, quotes: quotes, split: nil)
-    }
-
-    /// XML text of `bytes[span]`; with `split`, one extra delimiter byte is inserted mid-text (count dirt).
-    func escaped(_ bytes: [UInt8], _ span: Range<Int>, quotes: Bool, split: UInt8?) {
-        let cut = split == nil ? -1 : FixtureWriter.splitPoint(bytes, span)
-        var i = span.lowerBound
-        while i < span.upperBound {
-            if i == cut, let split { buffer.append(split) }
-            let b = bytes[i]
-            switch b {
-            case UInt8(ascii: "&"): buffer.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): buffer.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): buffer.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\"") where quotes: buffer.append(contentsOf: "&quot;".utf8)
-            default: buffer.append(b)
-            }
-            i += 1
-        }
-        if cut == span.upperBound, let split { buffer.append(split) }
-    }
-
-    /// `bytes[span]` as a CDATA section (generated text never contains `]]>`).
-    func cdata(_ bytes: [UInt8], _ span: Range<Int>, split: UInt8?) {
-        buffer.append(contentsOf: "<![CDATA[".utf8)
-        let cut = split == nil ? -1 : FixtureWriter.splitPoint(bytes, span)
-        for i in span {
-            if i == cut, let split { buffer.append(split) }
-            buffer.append(bytes[i])
-        }
-        if cut == span.upperBound, let split { buffer.append(split) }
-        buffer.append(contentsOf: "]]>".utf8)
-    }
-
-    /// Where a leaked delimiter goes: before the first space past the middle of the text (or at its end).
-    private static func splitPoint(_ bytes: [UInt8], _ span: Range<Int>) -> Int {
-        var i = span.lowerBound + span.count / 2
-        while i < span.upperBound && bytes[i] != UInt8(ascii: " ") { i += 1 }
-        return i
-    }
-
-    func flushIfNeeded() throws {
+    /// Appends to the buffer through `body` with a single exclusive access (no per-byte access checks).
+    func emit(_ body: (inout [UInt8]) -> Void) throws {
+        var out: [UInt8] = []
+        swap(&out, &buffer)
+        body(&out)
+        swap(&out, &buffer)
         if buffer.count >= FixtureWriter.chunk { try flush() }
     }
 
@@ -103,5 +55,63 @@ final class FixtureWriter {
                 throw FixtureGenerator.Failure("cannot write \(path): \(String(cString: strerror(errno)))")
             }
         }
+    }
+}
+
+/// XML text encoding of generated values into a byte buffer.
+enum FixtureXMLText {
+    /// `text` with `&`, `<`, `>` and `"` escaped.
+    static func escaped(_ text: String, into out: inout [UInt8]) {
+        let bytes = Array(text.utf8)
+        escaped(bytes, 0..<bytes.count, quotes: true, split: nil, into: &out)
+    }
+
+    /// `bytes[span]` with `&`, `<`, `>` (and `"` when `quotes`) escaped; with `split`, one extra delimiter byte
+    /// is inserted mid-text (count-mismatch dirt).
+    static func escaped(_ bytes: [UInt8], _ span: Range<Int>, quotes: Bool, split: UInt8?, into out: inout [UInt8]) {
+        if let split {
+            let cut = splitPoint(bytes, span)
+            escaped(bytes, span.lowerBound..<cut, quotes: quotes, split: nil, into: &out)
+            out.append(split)
+            escaped(bytes, cut..<span.upperBound, quotes: quotes, split: nil, into: &out)
+            return
+        }
+        bytes.withUnsafeBufferPointer { src in
+            var run = span.lowerBound
+            for i in span {
+                let b = src[i]
+                guard b == 0x26 || b == 0x3C || b == 0x3E || (quotes && b == 0x22) else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: src[run..<i]))
+                run = i + 1
+                switch b {
+                case 0x26: out.append(contentsOf: "&amp;".utf8)
+                case 0x3C: out.append(contentsOf: "&lt;".utf8)
+                case 0x3E: out.append(contentsOf: "&gt;".utf8)
+                default: out.append(contentsOf: "&quot;".utf8)
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: src[run..<span.upperBound]))
+        }
+    }
+
+    /// `bytes[span]` as a CDATA section (generated text never contains `]]>`).
+    static func cdata(_ bytes: [UInt8], _ span: Range<Int>, split: UInt8?, into out: inout [UInt8]) {
+        out.append(contentsOf: "<![CDATA[".utf8)
+        if split != nil {
+            let cut = splitPoint(bytes, span)
+            out.append(contentsOf: bytes[span.lowerBound..<cut])
+            if let split { out.append(split) }
+            out.append(contentsOf: bytes[cut..<span.upperBound])
+        } else {
+            out.append(contentsOf: bytes[span])
+        }
+        out.append(contentsOf: "]]>".utf8)
+    }
+
+    /// Where a leaked delimiter goes: before the first space past the middle of the text (or at its end).
+    static func splitPoint(_ bytes: [UInt8], _ span: Range<Int>) -> Int {
+        var i = span.lowerBound + span.count / 2
+        while i < span.upperBound && bytes[i] != UInt8(ascii: " ") { i += 1 }
+        return i
     }
 }
