@@ -1,0 +1,124 @@
+import Foundation
+import Postgres
+import Testing
+@testable import MLSFeed
+
+/// Whole runs into a real PostgreSQL (a throwaway cluster, fresh database per test).
+@Suite struct DatabaseRunTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../..").standardizedFileURL
+
+    static func sample() throws -> PipelineConfig {
+        try PipelineConfig.load(path: root.appendingPathComponent("pipelines/sample.yaml").path,
+                                project: ProjectConfig(), environment: [:])
+    }
+
+    static func truth(_ path: String) throws -> FixtureTruth {
+        try JSONDecoder().decode(FixtureTruth.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func run(_ config: PipelineConfig, database: String, input: String? = nil, force: Bool = false,
+                    mode: LoadMode? = nil) throws -> RunSummary {
+        var options = RunOptions()
+        options.conninfo = database
+        options.input = input
+        options.force = force
+        options.mode = mode
+        return try PipelineRunner(config: config, options: options).run()
+    }
+
+    static func scalar(_ db: Connection, _ sql: String, _ params: [String?] = []) throws -> String? {
+        try db.execute(sql, params).rows.first?.first ?? nil
+    }
+
+    @Test func sampleLoadsItsUniqueValidListingsWithTypedValues() throws {
+        let database = try TestDatabase.fresh()
+        let truth = try Self.truth(Self.root.appendingPathComponent("pipelines/data/sample.truth.json").path)
+        let summary = try Self.run(try Self.sample(), database: database)
+        #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+        #expect(summary.read == truth.records)
+        #expect(summary.rejected == truth.rejects)
+        #expect(summary.duplicates == truth.duplicates)
+        #expect(summary.load.inserted == truth.uniqueValid)
+
+        let db = try Connection(database)
+        #expect(try Self.scalar(db, "SELECT count(*) FROM listings WHERE source = 'sdmls'") == "\(truth.uniqueValid)")
+        #expect(try Self.scalar(db, "SELECT count(*) FROM rejects") == "\(truth.rejects)")
+        #expect(try Self.scalar(db, "SELECT count(*) FROM agents") != "0")
+        let row = try db.execute("""
+            SELECT standard_status, property_type, list_price::text, modification_timestamp AT TIME ZONE 'UTC',
+                   postal_code, city, bedrooms_total::text, extra->>'pool', list_agent_mls_id
+            FROM listings WHERE listing_id = '260000000'
+            """).rows.first
+        #expect(row == ["Closed", "Residential", "1329000.00", "2026-10-19 05:00:55", "92069", "San Marcos", "6", "No",
+                        row?[8]])
+        // Every duplicated MLS number holds its winning version.
+        for duplicate in truth.duplicated {
+            let stored = try db.execute("""
+                SELECT list_price::numeric::text, to_char(modification_timestamp AT TIME ZONE 'UTC',
+                       'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM listings WHERE listing_id = $1
+                """, [duplicate.mlsNumber]).rows.first
+            #expect(stored?[1] == duplicate.winnerModifiedUTC, "\(duplicate.mlsNumber)")
+            #expect(stored.flatMap { $0[0] }.flatMap { Decimal(string: $0) } == Decimal(
+                string: duplicate.winnerListPriceValue), "\(duplicate.mlsNumber)")
+        }
+        // Rejected records keep their raw fields.
+        let reject = try db.execute("SELECT raw::text FROM rejects WHERE reasons[1] LIKE 'list_price:%' LIMIT 1")
+        #expect(reject.rows.first?.first??.contains(#"["list_price", "call agent"]"#) == true)
+    }
+
+    @Test func rerunIsUnchangedAndForcedRerunWritesNothing() throws {
+        let database = try TestDatabase.fresh()
+        let config = try Self.sample()
+        _ = try Self.run(config, database: database)
+        let db = try Connection(database)
+        let before = try db.execute("SELECT listing_id, xmin::text FROM listings ORDER BY listing_id").rows
+
+        let again = try Self.run(config, database: database)
+        #expect(again.status == .unchanged)
+        let forced = try Self.run(config, database: database, force: true)
+        #expect(forced.status == .succeeded)
+        #expect(forced.load.inserted == 0)
+        #expect(forced.load.updated == 0)
+        #expect(forced.load.unchanged == before.count)
+        #expect(try db.execute("SELECT listing_id, xmin::text FROM listings ORDER BY listing_id").rows == before)
+        #expect(try Self.scalar(db, "SELECT string_agg(status, ',' ORDER BY id) FROM ingest_runs")
+            == "succeeded,unchanged,succeeded")
+    }
+
+    @Test func processKilledMidRunLeavesTheLastGoodStateAndRerunFinishes() throws {
+        let database = try TestDatabase.fresh()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let feed = dir.appendingPathComponent("big.xml").path
+        let truth = try FixtureGenerator.generate(FixtureOptions(listings: 8_000, output: feed, seed: 7))
+
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["run", Self.root.appendingPathComponent("pipelines/sample.yaml").path, "--input", feed,
+                             "--database", database, "--quiet", "--no-progress"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let db = try Connection(database)
+        // Wait until the run has started loading, then kill it without warning.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let running = try? Self.scalar(db, "SELECT count(*) FROM ingest_runs WHERE status = 'running'")
+            if running == "1" { break }
+            usleep(20_000)
+        }
+        usleep(300_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "0")
+
+        let rerun = try Self.run(try Self.sample(), database: database, input: feed)
+        #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
+        #expect(rerun.load.inserted == truth.uniqueValid)
+        #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "\(truth.uniqueValid)")
+        #expect(try Self.scalar(db, "SELECT string_agg(status, ',' ORDER BY id) FROM ingest_runs")
+            == "interrupted,succeeded")
+    }
+}
