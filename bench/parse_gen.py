@@ -33,6 +33,12 @@ TYPES = ["Single Family Residential", "Multifamily", "Land", "Condo"]
 ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
+FIRST = ["Jane", "John", "Maria", "José", "Wei", "Aisha", "Robert", "Linda", "Michael", "Susan", "David", "Karen"]
+LAST = ["Doe", "Smith", "Garcia", "Nguyen", "Johnson", "Brown", "Martinez", "Lee", "Walker", "Hernández"]
+AGENTS = [(f"A{n:04d}", FIRST[n % len(FIRST)], LAST[(n * 7) % len(LAST)]) for n in range(300)]
+OFFICES = [(f"O{n:03d}", f"{w.title()} Realty &amp; Associates #{n}") for n, w in enumerate(WORDS[:40])]
+
+
 def remarks(rng):
     text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 60)))
     text += rng.choice([" — café & patio", " <3 bedrooms> & den", " Ñandú Señor", " price \"firm\"", ""])
@@ -43,10 +49,13 @@ def remarks(rng):
 
 def record(rng, n):
     price = rng.randint(150, 4000) * 1000
+    agent_id, first, last = rng.choice(AGENTS)
+    office_id, office = rng.choice(OFFICES)
     v = {
         "mls_number": str(230000000 + n), "status": rng.choice(STATUSES), "property_type": rng.choice(TYPES),
         "list_price": rng.choice([f"${price:,}", str(price), f"{price}.00"]), "orig_price": str(price + 5000),
-        "sold_price": "", "list_date": "2026-03-04", "modified": "2026-11-28T01:59:03",
+        "sold_price": "", "list_date": f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+        "modified": f"2026-11-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}",
         "bedrooms": str(rng.randint(1, 6)), "full_baths": str(rng.randint(1, 4)), "half_baths": "",
         "sqft": f"{rng.randint(600, 6000):,}", "lot_sqft": str(rng.randint(1000, 40000)),
         "year_built": str(rng.randint(1920, 2025)), "street_number": str(rng.randint(1, 99999)),
@@ -54,10 +63,12 @@ def record(rng, n):
         "zipcode": str(rng.randint(91900, 92199)), "county": "San Diego", "area": str(rng.randint(1, 99)),
         "latitude": f"{32.5 + rng.random():.6f}", "longitude": f"{-117.5 + rng.random():.6f}",
         "public_remarks": remarks(rng), "realtor_remarks": remarks(rng), "directions": "I-5 to exit 12",
-        "ftr_toshow": "Call listing agent", "owner_name": "Owner of Record", "la_id": f"A{rng.randint(100, 999)}",
-        "la_first_name": "Jane", "la_last_name": "Doe", "la_car_phone": "(619) 555-0134",
-        "la_phone_direct_office": "619-555-0100", "la_member_email": "JDoe@Example.com",
-        "lo_id": f"O{rng.randint(10, 99)}", "lo_name": "Coastal Realty &amp; Co",
+        "ftr_toshow": rng.choice(["Call listing agent", "Lockbox on front door", "Appointment only", ""]),
+        "owner_name": rng.choice(["Owner of Record", f"{rng.choice(LAST)} Family Trust", ""]),
+        "la_id": agent_id, "la_first_name": first, "la_last_name": last,
+        "la_car_phone": f"(619) 555-{rng.randint(0, 9999):04d}", "la_phone_direct_office": f"619-555-{rng.randint(0, 9999):04d}",
+        "la_member_email": f"{first[0]}{last}@Example.com".replace("é", "e").replace("á", "a"),
+        "lo_id": office_id, "lo_name": office,
     }
     return "|".join(v.get(k, rng.choice(["", "Y", "N", "1", "Some value"])) for k in KEYS)
 
