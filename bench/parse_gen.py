@@ -55,7 +55,8 @@ def record(rng, n):
         "mls_number": str(230000000 + n), "status": rng.choice(STATUSES), "property_type": rng.choice(TYPES),
         "list_price": rng.choice([f"${price:,}", str(price), f"{price}.00"]), "orig_price": str(price + 5000),
         "sold_price": "", "list_date": f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
-        "modified": f"2026-11-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}",
+        "modified": (f"2026-11-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:"
+                     f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}"),
         "bedrooms": str(rng.randint(1, 6)), "full_baths": str(rng.randint(1, 4)), "half_baths": "",
         "sqft": f"{rng.randint(600, 6000):,}", "lot_sqft": str(rng.randint(1000, 40000)),
         "year_built": str(rng.randint(1920, 2025)), "street_number": str(rng.randint(1, 99999)),
@@ -66,7 +67,8 @@ def record(rng, n):
         "ftr_toshow": rng.choice(["Call listing agent", "Lockbox on front door", "Appointment only", ""]),
         "owner_name": rng.choice(["Owner of Record", f"{rng.choice(LAST)} Family Trust", ""]),
         "la_id": agent_id, "la_first_name": first, "la_last_name": last,
-        "la_car_phone": f"(619) 555-{rng.randint(0, 9999):04d}", "la_phone_direct_office": f"619-555-{rng.randint(0, 9999):04d}",
+        "la_car_phone": f"(619) 555-{rng.randint(0, 9999):04d}",
+        "la_phone_direct_office": f"619-555-{rng.randint(0, 9999):04d}",
         "la_member_email": f"{first[0]}{last}@Example.com".replace("é", "e").replace("á", "a"),
         "lo_id": office_id, "lo_name": office,
     }
