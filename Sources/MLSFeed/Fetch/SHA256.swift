@@ -67,38 +67,35 @@ public struct SHA256: Sendable {
         if offset < input.count { buffer += input[offset...] }
     }
 
-    // swiftlint:disable:next function_body_length
     private mutating func compress(blocks: UnsafeRawPointer, count: Int) {
         var (h0, h1, h2, h3, h4, h5, h6, h7) = state
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            SHA256.roundConstants.withUnsafeBufferPointer { k in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+            SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                let w = buffer.baseAddress!
+                let k = constants.baseAddress!
                 for block in 0..<count {
-                    let base = blocks + block * 64
+                    let base = blocks + block &* 64
                     for i in 0..<16 {
-                        w[i] = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                        w[i] = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
                     }
                     for i in 16..<64 {
-                        let a = w[i - 15], b = w[i - 2]
-                        let s0 = a.rotr(7) ^ a.rotr(18) ^ (a >> 3)
-                        let s1 = b.rotr(17) ^ b.rotr(19) ^ (b >> 10)
-                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                        let x = w[i &- 15], y = w[i &- 2]
+                        let s0 = x.rotr(7) ^ x.rotr(18) ^ (x &>> 3)
+                        let s1 = y.rotr(17) ^ y.rotr(19) ^ (y &>> 10)
+                        w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
                     }
                     var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
-                    for i in 0..<64 {
-                        let s1 = e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)
-                        let ch = (e & f) ^ (~e & g)
-                        let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                        let s0 = a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)
-                        let maj = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = s0 &+ maj
-                        h = g
-                        g = f
-                        f = e
-                        e = d &+ t1
-                        d = c
-                        c = b
-                        b = a
-                        a = t1 &+ t2
+                    var i = 0
+                    while i < 64 {
+                        round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+                        round(h, a, b, &c, d, e, f, &g, k[i &+ 1] &+ w[i &+ 1])
+                        round(g, h, a, &b, c, d, e, &f, k[i &+ 2] &+ w[i &+ 2])
+                        round(f, g, h, &a, b, c, d, &e, k[i &+ 3] &+ w[i &+ 3])
+                        round(e, f, g, &h, a, b, c, &d, k[i &+ 4] &+ w[i &+ 4])
+                        round(d, e, f, &g, h, a, b, &c, k[i &+ 5] &+ w[i &+ 5])
+                        round(c, d, e, &f, g, h, a, &b, k[i &+ 6] &+ w[i &+ 6])
+                        round(b, c, d, &e, f, g, h, &a, k[i &+ 7] &+ w[i &+ 7])
+                        i &+= 8
                     }
                     h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
                     h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
@@ -106,6 +103,16 @@ public struct SHA256: Sendable {
             }
         }
         state = (h0, h1, h2, h3, h4, h5, h6, h7)
+    }
+
+    /// One round with the roles of the eight working variables passed in rotated order (no shuffling of values).
+    @inline(__always)
+    private func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32,
+                       _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        let t1 = h &+ (e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)) &+ (g ^ (e & (f ^ g))) &+ kw
+        let t2 = (a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)) &+ ((a & b) | (c & (a | b)))
+        d &+= t1
+        h = t1 &+ t2
     }
 
     private static let roundConstants: [UInt32] = [
@@ -121,5 +128,5 @@ public struct SHA256: Sendable {
 }
 
 private extension UInt32 {
-    @inline(__always) func rotr(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
+    @inline(__always) func rotr(_ n: UInt32) -> UInt32 { (self &>> n) | (self &<< (32 &- n)) }
 }
