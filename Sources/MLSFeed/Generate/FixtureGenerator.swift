@@ -52,9 +52,14 @@ public enum FixtureGenerator {
         return truth
     }
 
-    /// Reads the truth of a feed (given the feed's path or the truth's own path).
+    /// Reads the truth of a feed, given the feed's path (`feed.xml` → `feed.truth.json`, falling back to
+    /// `feed.xml.truth.json`) or the truth's own path.
     public static func readTruth(_ path: String) throws -> FixtureTruth {
-        let truthPath = path.hasSuffix(".truth.json") ? path : FixtureOptions.truthPath(for: path)
+        var truthPath = path.hasSuffix(".truth.json") ? path : FixtureOptions.truthPath(for: path)
+        let files = FileManager.default
+        if !files.fileExists(atPath: truthPath) && files.fileExists(atPath: path + ".truth.json") {
+            truthPath = path + ".truth.json"
+        }
         guard let data = FileManager.default.contents(atPath: truthPath) else {
             throw Failure("cannot read \(truthPath): no such file")
         }
