@@ -7,45 +7,51 @@ import Foundation
 public enum Coercion {
     /// `3`, ` 2 `, `1,850`, `2.0` → integer; `2.5` or `three` fail.
     public static func integer(_ raw: String) throws -> Int64 {
-        let digits = raw.filter { $0 != "," }
-        if let value = Int64(digits) { return value }
-        if isPlainNumber(digits[...]), let decimal = Decimal(string: digits, locale: posix), decimal.isFinite {
-            var rounded = decimal
-            var copy = decimal
-            NSDecimalRound(&rounded, &copy, 0, .plain)
-            if rounded == decimal, let value = Int64(exactly: NSDecimalNumber(decimal: decimal).doubleValue) {
-                return value
-            }
+        guard let hundredths = plainHundredths(raw), hundredths % 100 == 0 else {
+            throw CoercionFailure("not an integer")
         }
-        throw CoercionFailure("not an integer")
+        return hundredths / 100
     }
 
-    /// `1,850`, `1850.50`, `-3` → canonical decimal text.
+    /// `1,850`, `1850.50`, `-3` → canonical decimal text (two decimals at most, rounded).
     public static func decimal(_ raw: String) throws -> String {
-        guard let canonical = canonicalDecimal(raw.filter { $0 != "," }) else {
-            throw CoercionFailure("not a number")
-        }
-        return canonical
+        guard let hundredths = plainHundredths(raw) else { throw CoercionFailure("not a number") }
+        return FastDecimal.format(hundredths)
     }
 
     /// `$1,250,000`, `1250000.00`, `1.25M`, `549K`, `$549,000` → canonical decimal text; `call agent` fails.
     public static func money(_ raw: String) throws -> String {
-        var text = Substring(raw)
-        if text.hasPrefix("$") { text = text.dropFirst() }
-        text = Substring(text.filter { $0 != "," && $0 != " " })
-        var multiplier: Decimal = 1
-        if let last = text.last {
-            switch last {
-            case "M", "m": multiplier = 1_000_000; text = text.dropLast()
-            case "K", "k": multiplier = 1_000; text = text.dropLast()
-            default: break
+        var text = raw
+        let value: Int64? = text.withUTF8 { all in
+            var start = 0
+            var end = all.count
+            if start < end && all[start] == 0x24 { start += 1 }
+            var exponent = 0
+            if end > start {
+                switch all[end - 1] {
+                case 0x4D, 0x6D: exponent = 6; end -= 1
+                case 0x4B, 0x6B: exponent = 3; end -= 1
+                default: break
+                }
             }
+            var cleaned = [UInt8]()
+            cleaned.reserveCapacity(end - start)
+            for b in all[start..<end] where b != 0x2C && b != 0x20 { cleaned.append(b) }
+            guard cleaned.first != 0x2D else { return nil }
+            return cleaned.withUnsafeBufferPointer { FastDecimal.hundredths($0, multiplierExponent: exponent) }
         }
-        guard !text.hasPrefix("-"), isPlainNumber(text), let value = Decimal(string: String(text), locale: posix) else {
-            throw CoercionFailure("not a price")
+        guard let value else { throw CoercionFailure("not a price") }
+        return FastDecimal.format(value)
+    }
+
+    /// Hundredths of a plain number, thousands separators (`,`) removed.
+    private static func plainHundredths(_ raw: String) -> Int64? {
+        var text = raw
+        return text.withUTF8 { all in
+            if !all.contains(0x2C) { return FastDecimal.hundredths(all) }
+            let cleaned = all.filter { $0 != 0x2C }
+            return cleaned.withUnsafeBufferPointer { FastDecimal.hundredths($0) }
         }
-        guard let canonical = canonicalDecimal(value * multiplier) else { throw CoercionFailure("not a price") }
-        return canonical
     }
 
     /// ISO `2026-03-04` or US `03/04/2026` / `3/4/2026` → `2026-03-04`, checked against the calendar.
@@ -115,23 +121,58 @@ public enum Coercion {
 
     /// A North American phone number normalized to `(619) 555-0134`; a leading country code 1 is dropped.
     public static func phone(_ raw: String) throws -> String {
-        var digits = raw.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }.map(Character.init)
-        if digits.count == 11, digits.first == "1" { digits.removeFirst() }
-        let letters = raw.contains { $0.isLetter && !"extEXT".contains($0) }
-        guard digits.count == 10, !letters else { throw CoercionFailure("not a phone number") }
-        let d = String(digits)
-        return "(\(d.prefix(3))) \(d.dropFirst(3).prefix(3))-\(d.suffix(4))"
+        var text = raw
+        let digits: [UInt8]? = text.withUTF8 { bytes in
+            var digits: [UInt8] = []
+            digits.reserveCapacity(11)
+            for b in bytes {
+                if b >= 0x30 && b <= 0x39 {
+                    digits.append(b)
+                } else if (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A && !"extEXT".utf8.contains(b) {
+                    return nil
+                }
+            }
+            return digits
+        }
+        guard var d = digits else { throw CoercionFailure("not a phone number") }
+        if d.count == 11, d.first == 0x31 { d.removeFirst() }
+        guard d.count == 10 else { throw CoercionFailure("not a phone number") }
+        var out: [UInt8] = [0x28]
+        out += d[0..<3]
+        out += [0x29, 0x20]
+        out += d[3..<6]
+        out.append(0x2D)
+        out += d[6..<10]
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// An e-mail address, lower-cased and checked for `local@domain.tld` shape.
     public static func email(_ raw: String) throws -> String {
-        let lower = raw.lowercased()
-        let parts = lower.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
-              !parts[1].hasSuffix("."), !lower.contains(where: { $0.isWhitespace || $0 == "," || $0 == ";" }) else {
-            throw CoercionFailure("not an email address")
+        var text = raw
+        let lowered: [UInt8]? = text.withUTF8 { bytes in
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            var at = -1
+            for (i, b) in bytes.enumerated() {
+                switch b {
+                case 0x40:
+                    if at >= 0 { return nil }
+                    at = i
+                    out.append(b)
+                case 0x41...0x5A: out.append(b | 0x20)
+                case 0x00...0x20, 0x2C, 0x3B, 0x7F: return nil
+                default: out.append(b)
+                }
+            }
+            guard at > 0 else { return nil }
+            let domain = out[(at + 1)...]
+            guard domain.contains(0x2E), domain.first != 0x2E, domain.last != 0x2E else { return nil }
+            return out
         }
-        return lower
+        guard let lowered else { throw CoercionFailure("not an email address") }
+        let result = String(decoding: lowered, as: UTF8.self)
+        // Non-ASCII letters are lower-cased too (rare in practice).
+        return lowered.allSatisfy({ $0 < 0x80 }) ? result : result.lowercased()
     }
 
     /// US ZIP or ZIP+4: `92103`, `92103-4411`, `921034411` → `92103-4411`.
@@ -154,34 +195,6 @@ public enum Coercion {
     }
 
     // MARK: - Helpers
-
-    private static let posix = Locale(identifier: "en_US_POSIX")
-
-    /// Digits with at most one `.` and an optional leading `-`: what `Decimal(string:)` would otherwise read
-    /// a prefix of (it takes `3 beds` as 3).
-    static func isPlainNumber(_ text: Substring) -> Bool {
-        var body = text
-        if body.hasPrefix("-") { body = body.dropFirst() }
-        var digits = 0
-        var dots = 0
-        for c in body.utf8 {
-            if c >= 0x30 && c <= 0x39 { digits += 1 } else if c == 0x2E { dots += 1 } else { return false }
-        }
-        return digits > 0 && dots <= 1
-    }
-
-    private static func canonicalDecimal(_ text: String) -> String? {
-        guard isPlainNumber(text[...]), let value = Decimal(string: text, locale: posix) else { return nil }
-        return canonicalDecimal(value)
-    }
-
-    private static func canonicalDecimal(_ value: Decimal) -> String? {
-        guard value.isFinite else { return nil }
-        var rounded = value
-        var copy = value
-        NSDecimalRound(&rounded, &copy, 2, .plain)
-        return NSDecimalNumber(decimal: rounded).description(withLocale: posix)
-    }
 
     private static func dateParts(_ text: Substring) -> (year: Int, month: Int, day: Int)? {
         if text.contains("-") {

@@ -1,30 +1,58 @@
 /// Removes what PostgreSQL text cannot hold (NUL) and control characters XML 1.0 forbids, and trims.
 enum TextCleaner {
-    /// The cleaned text and how many characters were removed.
+    /// The cleaned text and how many characters were removed. Works on UTF-8 bytes; the common case (no control
+    /// characters, no surrounding white space) returns the string itself without copying.
     static func clean(_ raw: String) -> (text: String, removed: Int) {
+        var text = raw
+        let dirty = text.withUTF8 { bytes in bytes.contains { isControl($0) } }
+        guard dirty else { return (trim(raw), 0) }
         var removed = 0
-        var needsWork = false
-        for byte in raw.utf8 where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0x7F {
-            needsWork = true
-            break
-        }
-        guard needsWork else { return (trim(raw), 0) }
-        var scalars = String.UnicodeScalarView()
-        for scalar in raw.unicodeScalars {
-            let v = scalar.value
-            if (v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D) || v == 0x7F {
-                removed += 1
-            } else {
-                scalars.append(scalar)
+        let kept: [UInt8] = text.withUTF8 { bytes in
+            bytes.filter { byte in
+                if isControl(byte) { removed += 1; return false }
+                return true
             }
         }
-        return (trim(String(scalars)), removed)
+        return (trim(String(decoding: kept, as: UTF8.self)), removed)
     }
 
-    /// Trims ASCII and Unicode white space at both ends without allocating when there is none.
+    /// C0 controls other than tab, line feed and carriage return, and DEL.
+    @inline(__always)
+    private static func isControl(_ b: UInt8) -> Bool {
+        (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F
+    }
+
+    @inline(__always)
+    private static func isASCIISpace(_ b: UInt8) -> Bool {
+        b == 0x20 || (b >= 0x09 && b <= 0x0D)
+    }
+
+    /// Trims white space at both ends; ASCII on bytes, other Unicode spaces (NBSP, ...) through scalar properties.
     static func trim(_ s: String) -> String {
-        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return s }
-        if !first.properties.isWhitespace && !last.properties.isWhitespace { return s }
+        var text = s
+        let (needs, ascii) = text.withUTF8 { bytes -> (Bool, Bool) in
+            guard let first = bytes.first, let last = bytes.last else { return (false, true) }
+            if first >= 0x80 || last >= 0x80 { return (true, false) }
+            return (isASCIISpace(first) || isASCIISpace(last), true)
+        }
+        guard needs else { return s }
+        if ascii {
+            return text.withUTF8 { bytes in
+                var start = 0
+                var end = bytes.count
+                while start < end && isASCIISpace(bytes[start]) { start += 1 }
+                while end > start && isASCIISpace(bytes[end - 1]) { end -= 1 }
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                // Trailing or leading non-ASCII white space is handled below.
+                let trimmed = String(decoding: slice, as: UTF8.self)
+                if let f = slice.first, let l = slice.last, f >= 0x80 || l >= 0x80 { return unicodeTrim(trimmed) }
+                return trimmed
+            }
+        }
+        return unicodeTrim(s)
+    }
+
+    private static func unicodeTrim(_ s: String) -> String {
         let scalars = s.unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
