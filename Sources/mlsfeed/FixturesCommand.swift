@@ -25,7 +25,7 @@ enum FixturesCommand {
         let truth = try FixtureGenerator.generate(options)
         let seconds = Date().timeIntervalSince(started)
         print("wrote \(options.output) (\(truth.records) records, \(truth.uniqueValid) unique valid listings) "
-              + "and \(options.output).truth.json in \(String(format: "%.2f", seconds)) s")
+              + "and \(FixtureOptions.truthPath(for: options.output)) in \(String(format: "%.2f", seconds)) s")
         return 0
     }
 }
