@@ -22,6 +22,15 @@ public final class CopyWriter {
                 buffer.append(UInt8(ascii: "N"))
                 continue
             }
+            var plain = true
+            for byte in field.utf8 where byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                plain = false
+                break
+            }
+            if plain {
+                buffer.append(contentsOf: field.utf8)
+                continue
+            }
             for byte in field.utf8 {
                 switch byte {
                 case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "\\"))

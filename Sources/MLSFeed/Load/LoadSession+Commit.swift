@@ -50,11 +50,13 @@ extension LoadSession {
         // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.
         let distinct = try data.execute(StagingTables.resolveDuplicates(.listing)).affectedRows
         result.duplicates = stagedListings - distinct
+        try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
         try data.execute("ANALYZE incoming_listings")
         if options.mode == .full && !options.force {
             try checkWithdrawGuard(data, distinct: distinct)
         }
-        if try hasRows(data, "listings") {
+        let sourceHadListings = try hasRows(data, "listings")
+        if sourceHadListings {
             let updated = try data.execute(MergeStatements.updateListings, [source, run])
             result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
             result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
@@ -66,6 +68,7 @@ extension LoadSession {
 
         // Agents: the last record of each agent id wins; no history, never withdrawn.
         let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
+        try data.execute("CREATE INDEX ON incoming_agents (agent_mls_id)")
         try data.execute("ANALYZE incoming_agents")
         if try hasRows(data, "agents") {
             let updated = try data.execute(MergeStatements.updateAgents, [source, run])
@@ -76,7 +79,8 @@ extension LoadSession {
         }
         result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
 
-        if options.mode == .full {
+        // A source that had no listings before this run has nothing to withdraw.
+        if options.mode == .full && sourceHadListings {
             let newest = try data.execute("SELECT max(modification_timestamp) FROM staging_listings").rows
                 .first?.first ?? nil
             let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, newest])

@@ -43,6 +43,7 @@ public enum Migrations {
     static let all: [(version: Int, name: String, sql: String)] = [
         (1, "tables", tables),
         (2, "search indexes", searchIndexes),
+        (3, "lighter location and price indexes", lighterIndexes),
     ]
 
     private static let tables = """
@@ -191,5 +192,19 @@ public enum Migrations {
         CREATE INDEX agents_last_name_idx ON agents (lower(last_name) text_pattern_ops);
         CREATE INDEX agents_first_name_idx ON agents (lower(first_name) text_pattern_ops);
         CREATE INDEX agents_office_idx ON agents (office_mls_id);
+        """
+
+    /// The cube GiST index of version 2 cost ~80 µs per inserted row (4x all other indexes together), so radius
+    /// search moves to a GiST index on a plain point, queried with a bounding box and refined with
+    /// earthdistance's `<@>` (statute miles):
+    /// `point(longitude, latitude) <@ box(point(lon1, lat1), point(lon2, lat2))
+    ///  AND point(longitude, latitude) <@> point(lon, lat) <= miles`.
+    /// The plain price and office indexes go too: price is served by the type/status/price index.
+    private static let lighterIndexes = """
+        DROP INDEX listings_location_idx;
+        DROP INDEX listings_price_idx;
+        DROP INDEX listings_office_idx;
+        CREATE INDEX listings_location_idx ON listings USING gist (point(longitude, latitude))
+            WHERE latitude IS NOT NULL AND longitude IS NOT NULL;
         """
 }

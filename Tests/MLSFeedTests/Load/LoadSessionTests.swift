@@ -218,7 +218,8 @@ private typealias F = LoadFixtures
                 .enumerated() {
                 if index == 3 {
                     try killer.execute("""
-                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                        WHERE application_name = $1 AND datname = current_database()
                         """, ["mlsfeed load run \(session.runID)"])
                 }
                 try session.write(Array(batch))

@@ -6,9 +6,9 @@ import Testing
 @Suite struct LoadMigrationsTests {
     @Test func applyTwiceIsANoOp() throws {
         let connection = try Connection(TestDatabase.fresh())
-        #expect(try Migrations.apply(connection) == [1, 2])
+        #expect(try Migrations.apply(connection) == [1, 2, 3])
         #expect(try Migrations.apply(connection) == [])
-        #expect(try connection.execute("SELECT version FROM schema_migrations ORDER BY 1").rows == [["1"], ["2"]])
+        #expect(try connection.execute("SELECT version FROM schema_migrations ORDER BY 1").rows == [["1"], ["2"], ["3"]])
     }
 
     @Test func concurrentApplyAppliesEachVersionOnce() throws {
@@ -18,7 +18,7 @@ import Testing
             outcomes.add(Result { try Migrations.apply(Connection(db)) })
         }
         let applied = try outcomes.all.map { try $0.get() }
-        #expect(applied.flatMap { $0 }.sorted() == [1, 2])
+        #expect(applied.flatMap { $0 }.sorted() == [1, 2, 3])
     }
 
     @Test func radiusSearchUsesTheLocationIndex() throws {
@@ -26,17 +26,16 @@ import Testing
         try LoadFixtures.load(db, [LoadFixtures.listing("A")])
         let connection = try Connection(db)
         try connection.execute("SET enable_seqscan = off")
-        let plan = try connection.execute("""
-            EXPLAIN SELECT listing_id FROM listings
-            WHERE earth_box(ll_to_earth(32.72, -117.16), 5000) @> ll_to_earth(latitude, longitude)
-              AND latitude IS NOT NULL AND longitude IS NOT NULL
-            """).rows.compactMap { $0[0] }.joined(separator: "\n")
-        #expect(plan.contains("listings_location_idx"))
-        let found = try connection.execute("""
+        // Within 5 miles of downtown San Diego: a bounding box on the index, then the exact distance.
+        let radius = """
             SELECT listing_id FROM listings
-            WHERE earth_box(ll_to_earth(32.72, -117.16), 5000) @> ll_to_earth(latitude, longitude)
-              AND latitude IS NOT NULL AND longitude IS NOT NULL
-            """).rows
+            WHERE latitude IS NOT NULL AND longitude IS NOT NULL
+              AND point(longitude, latitude) <@ box(point(-117.25, 32.65), point(-117.07, 32.79))
+              AND (point(longitude, latitude) <@> point(-117.16, 32.72)) <= 5
+            """
+        let plan = try connection.execute("EXPLAIN " + radius).rows.compactMap { $0[0] }.joined(separator: "\n")
+        #expect(plan.contains("listings_location_idx"))
+        let found = try connection.execute(radius).rows
         #expect(found == [["A"]])
     }
 }
