@@ -64,50 +64,10 @@ public enum Coercion {
 
     /// `2026-11-28T01:59:03`, `2026-11-28 01:59`, `11/28/2026 01:59:03 AM`, with `Z`/`±hh:mm` or naive in `zone`.
     public static func timestamp(_ raw: String, zone: TimeZone?) throws -> String {
-        let text = Substring(raw)
-        guard let separator = text.firstIndex(where: { $0 == "T" || $0 == " " }) else {
-            // A bare date is midnight in the source's zone.
-            guard let day = dateParts(text) else { throw CoercionFailure("not a timestamp") }
-            return try utc(day.year, day.month, day.day, 0, 0, 0, offset: nil, zone: zone)
-        }
-        guard let day = dateParts(text[..<separator]) else { throw CoercionFailure("not a timestamp") }
-        var rest = text[text.index(after: separator)...].trimmingCharacters(in: .whitespaces)[...]
-        var offset: Int?
-        if rest.hasSuffix("Z") {
-            offset = 0
-            rest = rest.dropLast()
-        } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let zoneText = rest[rest.index(after: sign)...].filter { $0 != ":" }
-            guard zoneText.count == 4, let hhmm = Int(zoneText) else { throw CoercionFailure("not a timestamp") }
-            offset = (hhmm / 100 * 3600 + hhmm % 100 * 60) * (rest[sign] == "-" ? -1 : 1)
-            rest = rest[..<sign]
-        }
-        var hourShift = 0
-        let upper = rest.uppercased()
-        if upper.hasSuffix("AM") || upper.hasSuffix("PM") {
-            hourShift = upper.hasSuffix("PM") ? 12 : 0
-            rest = rest.dropLast(2).trimmingCharacters(in: .whitespaces)[...]
-            guard let first = rest.split(separator: ":").first, let h = Int(first), (1...12).contains(h) else {
-                throw CoercionFailure("not a timestamp")
-            }
-            if h == 12 { hourShift -= 12 }
-        }
-        let clock = rest.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(clock.count), let h = Int(clock[0]), let m = Int(clock[1]) else {
-            throw CoercionFailure("not a timestamp")
-        }
-        var s = 0
-        if clock.count == 3 {
-            // Fractional seconds are dropped: feeds stamp to the second.
-            guard let whole = Int(clock[2].prefix { $0 != "." }) else { throw CoercionFailure("not a timestamp") }
-            s = whole
-        }
-        let hour = h + hourShift
-        guard (0...23).contains(hour), (0...59).contains(m), (0...60).contains(s),
-              isValidDate(day.year, day.month, day.day) else {
-            throw CoercionFailure("not a timestamp")
-        }
-        return try utc(day.year, day.month, day.day, hour, m, min(s, 59), offset: offset, zone: zone)
+        var text = raw
+        let parsed: TimestampParts? = text.withUTF8 { TimestampParts(bytes: $0) }
+        guard let p = parsed, isValidDate(p.year, p.month, p.day) else { throw CoercionFailure("not a timestamp") }
+        return try utc(p.year, p.month, p.day, p.hour, p.minute, min(p.second, 59), offset: p.offset, zone: zone)
     }
 
     /// `Y`/`N`, `Yes`/`No`, `1`/`0`, `true`/`false` (any case).
@@ -241,9 +201,7 @@ public enum Coercion {
             seconds = local - offset
         } else {
             guard let zone else { throw CoercionFailure("naive timestamp but the source has no time_zone") }
-            // Two passes find the offset in force at that wall-clock time (DST edges resolve to the later offset).
-            let guess = local - zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))
-            seconds = local - zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
+            seconds = ZoneOffsets.utc(local: local, zone: zone)
         }
         return formatTimestamp(seconds)
     }

@@ -11,10 +11,10 @@ struct ContentHash {
         copy.withUTF8 { bytes in
             var i = 0
             let n = bytes.count
-            while i + 8 <= n {
-                var word: UInt64 = 0
-                for k in 0..<8 { word |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
-                mix(word)
+            let base = UnsafeRawPointer(bytes.baseAddress)
+            while i + 8 <= n, let base {
+                // Little-endian word at any alignment: the same value on every machine this runs on.
+                mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
                 i += 8
             }
             var tail: UInt64 = 0
