@@ -7,7 +7,7 @@
 #      RUNS (best of N, default 3).
 # Prints MiB/s of both, the ratio, and peak RSS (from /usr/bin/time -v) of both.
 # Uses `mlsfeed bench-parse FILE` when the CLI has it, else the release-built ParseBenchmarkTests
-# (skipped unless MLSFEED_BENCH_FILE is set).
+# (skipped unless MLSFEED_BENCH_FILE is set). Both call `parseOnly` (Sources/MLSFeed/Parse).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -21,11 +21,15 @@ command -v xmllint >/dev/null || { echo "xmllint missing: apt-get install -y lib
 mkdir -p "$here/data"
 
 echo "building (release) in $package ..." >&2
-swift build -c release --package-path "$package" --scratch-path "$scratch" --build-tests >&2
-bin="$(swift build -c release --package-path "$package" --scratch-path "$scratch" --show-bin-path)"
-cli=""
-if [ -x "$bin/mlsfeed" ] && "$bin/mlsfeed" bench-parse --help >/dev/null 2>&1; then cli="$bin/mlsfeed"; fi
-tests="$(ls -d "$bin"/*PackageTests.xctest | head -1)"
+build=(swift build -c release --package-path "$package" --scratch-path "$scratch")
+bin="$("${build[@]}" --show-bin-path)"
+cli="" tests=""
+if "${build[@]}" --product mlsfeed >&2 && "$bin/mlsfeed" bench-parse --help >/dev/null 2>&1; then
+    cli="$bin/mlsfeed"
+else
+    "${build[@]}" --build-tests -Xswiftc -enable-testing >&2
+    tests="$(ls -d "$bin"/*PackageTests.xctest | head -1)"
+fi
 timing="$(mktemp)"
 trap 'rm -f "$timing"' EXIT
 
