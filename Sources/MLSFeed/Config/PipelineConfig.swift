@@ -27,7 +27,7 @@ public struct PipelineConfig: Sendable {
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
     public var dedupeWindow = 100_000
     /// How many records the dedupe stage holds back so a superseded copy can be dropped before it leaves.
-    public var dedupeHold = 10_000
+    public var dedupeHold = 1_000
 
     public func stage(_ name: String) -> StageSettings { stages[name] ?? StageSettings() }
 }

@@ -1,10 +1,12 @@
 /// Per-stage runtime settings: workers, batch size and the depth of the queue feeding the stage.
 public struct StageSettings: Sendable, Hashable {
     public var workers = 1
-    public var batchSize = 1000
-    public var queueDepth = 4
+    /// Records per batch: small batches (a few hundred) stay in cache and keep memory flat (measured in bench/).
+    public var batchSize = 200
+    /// Batches waiting in front of the stage: enough to absorb jitter, few enough to bound memory.
+    public var queueDepth = 2
 
-    public init(workers: Int = 1, batchSize: Int = 1000, queueDepth: Int = 4) {
+    public init(workers: Int = 1, batchSize: Int = 200, queueDepth: Int = 2) {
         self.workers = workers
         self.batchSize = batchSize
         self.queueDepth = queueDepth

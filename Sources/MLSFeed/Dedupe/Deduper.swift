@@ -26,7 +26,7 @@ public struct Deduper: Sendable {
     /// Superseded listings dropped while still held.
     public private(set) var droppedHeld = 0
 
-    public init(windowCapacity: Int, hold: Int = 10_000) {
+    public init(windowCapacity: Int, hold: Int = 1_000) {
         window = DedupeWindow(capacity: windowCapacity)
         self.hold = max(0, hold)
     }
