@@ -5,7 +5,8 @@
 #
 # Env: MLSFEED_PACKAGE_PATH (default: this repository), MLSFEED_SCRATCH (default: .build-xml),
 #      RUNS (best of N, default 3).
-# Prints MiB/s of both, the ratio, and peak RSS (from /usr/bin/time -v) of both.
+# Prints, best of RUNS interleaved runs: wall-clock MiB/s of both and the ratio, CPU seconds (user + sys) of both
+# and the ratio, and peak RSS of both (GNU time).
 # Uses `mlsfeed bench-parse FILE` when the CLI has it, else the release-built ParseBenchmarkTests
 # (skipped unless MLSFEED_BENCH_FILE is set). Both call `parseOnly` (Sources/MLSFeed/Parse).
 set -euo pipefail
@@ -33,31 +34,46 @@ fi
 timing="$(mktemp)"
 trap 'rm -f "$timing"' EXIT
 
-# best wall-clock seconds and peak RSS (KiB) of a command over $runs runs
+# best wall-clock seconds, peak RSS (KiB) and least CPU seconds (user + sys) of a command over $runs runs
 measure() {
-    local best="" rss=0 out wall kb
+    local best="" rss=0 cpu="" wall kb user sys
     for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$timing" -f '%e %M' "$@" >/dev/null 2>&1
-        out="$(tail -1 "$timing")"
-        wall="${out% *}"; kb="${out#* }"
+        /usr/bin/time -o "$timing" -f '%e %M %U %S' "$@" >/dev/null 2>&1
+        read -r wall kb user sys < <(tail -1 "$timing")
         if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best="$wall"; fi
+        local used; used="$(awk "BEGIN{print $user + $sys}")"
+        if [ -z "$cpu" ] || awk "BEGIN{exit !($used < $cpu)}"; then cpu="$used"; fi
         [ "$kb" -gt "$rss" ] && rss="$kb"
     done
-    echo "$best $rss"
+    echo "$best $rss $cpu"
 }
 
-printf '%-28s %10s %12s %12s %8s %14s %14s\n' file MiB "xmllint MiB/s" "reader MiB/s" ratio "xmllint RSS MB" "reader RSS MB"
+printf '%-20s %7s | %9s %9s %6s | %8s %8s %6s | %9s %9s\n' file MiB "xmllint" "reader" ratio \
+    "xml CPU" "rdr CPU" ratio "xml RSS" "rdr RSS"
+printf '%-20s %7s | %9s %9s %6s | %8s %8s %6s | %9s %9s\n' "" "" "MiB/s" "MiB/s" "" s s "" MB MB
 for size in "${sizes[@]}"; do
     file="$here/data/triples-${size}mb.xml"
     [ -f "$file" ] || python3 "$here/parse_gen.py" "$file" "$size" >&2
     mib="$(awk "BEGIN{printf \"%.1f\", $(stat -c %s "$file") / 1048576}")"
-    read -r xs xrss < <(measure xmllint --stream --noout "$file")
     if [ -n "$cli" ]; then
-        read -r rs rrss < <(measure "$cli" bench-parse "$file")
+        reader=("$cli" bench-parse "$file")
     else
-        read -r rs rrss < <(measure env "MLSFEED_BENCH_FILE=$file" "$tests" --testing-library swift-testing \
-            --filter ParseBenchmarkTests)
+        reader=(env "MLSFEED_BENCH_FILE=$file" "$tests" --testing-library swift-testing --filter ParseBenchmarkTests)
     fi
-    awk -v f="$(basename "$file")" -v m="$mib" -v xs="$xs" -v rs="$rs" -v xr="$xrss" -v rr="$rrss" 'BEGIN{
-        printf "%-28s %10.1f %12.1f %12.1f %7.0f%% %14.1f %14.1f\n", f, m, m/xs, m/rs, 100*xs/rs, xr/1024, rr/1024 }'
+    # Interleaved, best of $runs each: the machine may be shared.
+    xs="" rs="" xrss=0 rrss=0 xc="" rc=""
+    for _ in $(seq "$runs"); do
+        read -r a b c < <(runs=1 measure xmllint --stream --noout "$file")
+        if [ -z "$xs" ] || awk "BEGIN{exit !($a < $xs)}"; then xs="$a"; fi
+        if [ -z "$xc" ] || awk "BEGIN{exit !($c < $xc)}"; then xc="$c"; fi
+        [ "$b" -gt "$xrss" ] && xrss="$b"
+        read -r a b c < <(runs=1 measure "${reader[@]}")
+        if [ -z "$rs" ] || awk "BEGIN{exit !($a < $rs)}"; then rs="$a"; fi
+        if [ -z "$rc" ] || awk "BEGIN{exit !($c < $rc)}"; then rc="$c"; fi
+        [ "$b" -gt "$rrss" ] && rrss="$b"
+    done
+    awk -v f="$(basename "$file")" -v m="$mib" -v xs="$xs" -v rs="$rs" -v xc="$xc" -v rc="$rc" \
+        -v xr="$xrss" -v rr="$rrss" 'BEGIN{
+        printf "%-20s %7.1f | %9.1f %9.1f %5.0f%% | %8.2f %8.2f %5.0f%% | %9.1f %9.1f\n",
+            f, m, m/xs, m/rs, 100*xs/rs, xc, rc, 100*xc/rc, xr/1024, rr/1024 }'
 done
