@@ -48,10 +48,16 @@ extension LoadSession {
         let run = String(runID)
 
         // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.
-        let distinct = try data.execute(StagingTables.resolveDuplicates(.listing)).affectedRows
+        let distinct: Int
+        if listingsNeedResolving {
+            distinct = try data.execute(StagingTables.resolveDuplicates(.listing)).affectedRows
+        } else {
+            // No key repeated and every record has its hash: staging already is the incoming set.
+            try data.execute("ALTER TABLE staging_listings RENAME TO incoming_listings")
+            distinct = stagedListings
+        }
         result.duplicates = stagedListings - distinct
         try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
-        try data.execute("ANALYZE incoming_listings")
         if options.mode == .full && !options.force {
             try checkWithdrawGuard(data, distinct: distinct)
         }
@@ -69,7 +75,6 @@ extension LoadSession {
         // Agents: the last record of each agent id wins; no history, never withdrawn.
         let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
         try data.execute("CREATE INDEX ON incoming_agents (agent_mls_id)")
-        try data.execute("ANALYZE incoming_agents")
         if try hasRows(data, "agents") {
             let updated = try data.execute(MergeStatements.updateAgents, [source, run])
             result.agentsUpdated = Int(updated.rows.first?.first.flatMap { $0 } ?? "") ?? 0
@@ -81,7 +86,8 @@ extension LoadSession {
 
         // A source that had no listings before this run has nothing to withdraw.
         if options.mode == .full && sourceHadListings {
-            let newest = try data.execute("SELECT max(modification_timestamp) FROM staging_listings").rows
+            // The newest record of each key is kept, so this is the newest of the whole dump.
+            let newest = try data.execute("SELECT max(modification_timestamp) FROM incoming_listings").rows
                 .first?.first ?? nil
             let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, newest])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0

@@ -17,6 +17,10 @@ public final class LoadSession: @unchecked Sendable {
     var ledger: Connection?
     var data: Connection?
     var stagedListings = 0
+    /// Listing keys staged so far: while no key repeats and every record has a hash, the staging table is
+    /// already the resolved incoming set and the merge skips the DISTINCT ON sort.
+    var stagedListingKeys = Set<String>()
+    var listingsNeedResolving = false
     var stagedAgents = 0
     var finished = false
 
@@ -74,6 +78,16 @@ public final class LoadSession: @unchecked Sendable {
     /// Copies a batch of listings and agents (in any mix) into the run's staging tables.
     public func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
+        if !listingsNeedResolving {
+            for record in records where record.entity == .listing {
+                guard let key = record.key, !record.contentHash.isEmpty,
+                      stagedListingKeys.insert(key).inserted else {
+                    listingsNeedResolving = true
+                    stagedListingKeys = []
+                    break
+                }
+            }
+        }
         for entity in Entity.allCases where records.contains(where: { $0.entity == entity }) {
             let copied = try data.copyIn(StagingTables.copy(entity)) { writer in
                 for record in records where record.entity == entity {

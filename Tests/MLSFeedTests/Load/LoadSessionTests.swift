@@ -148,6 +148,24 @@ private typealias F = LoadFixtures
             == [["A", "3.00"], ["B", "20.00"], ["C", "500000.00"]])
     }
 
+    @Test func recordsWithoutAHashGetOneFromTheirContent() throws {
+        let db = try TestDatabase.fresh()
+        func unhashed(_ price: String) -> [NormalizedRecord] {
+            [F.listing("A", price: price), F.listing("B")].map { record in
+                var record = record
+                record.contentHash = ""
+                return record
+            }
+        }
+        #expect(try F.load(db, unhashed("1")).inserted == 2)
+        let again = try F.load(db, unhashed("1"))
+        #expect(again.unchanged == 2)
+        let changed = try F.load(db, unhashed("2"))
+        #expect(changed.updated == 1)
+        #expect(changed.unchanged == 1)
+        #expect(try F.query(db, "SELECT length(content_hash) FROM listings ORDER BY listing_id") == [["32"], ["32"]])
+    }
+
     @Test func agentsKeepFieldsAnEmbeddedRecordLacks() throws {
         let db = try TestDatabase.fresh()
         try F.load(db, [F.agent("AG1", email: "ann@example.com")])
