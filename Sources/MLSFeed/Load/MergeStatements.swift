@@ -35,7 +35,7 @@ enum MergeStatements {
                 SELECT i.listing_id, l.list_price AS old_price, l.standard_status AS old_status,
                        l.off_market_at IS NOT NULL AS was_off_market,
                        (l.modification_timestamp IS NULL
-                        OR i.modification_timestamp >= l.modification_timestamp) AS fresh
+                        OR coalesce(i.modification_timestamp >= l.modification_timestamp, false)) AS fresh
                 FROM incoming_listings i
                 JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
                 WHERE l.content_hash <> i.content_hash OR l.off_market_at IS NOT NULL

@@ -52,6 +52,17 @@ private typealias F = LoadFixtures
         #expect(try F.snapshot(db) == before)
     }
 
+    @Test func recordWithoutTimestampNeverOverwritesATimestampedRow() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A")])
+        var undated = F.listing("A", price: "1")
+        undated.values["modification_timestamp"] = nil
+        let result = try F.load(db, [undated])
+        #expect(result.stale == 1)
+        #expect(result.unchanged == 0)
+        #expect(try F.query(db, "SELECT list_price::text FROM listings") == [["500000.00"]])
+    }
+
     @Test func priceAndStatusChangesWriteHistory() throws {
         let db = try TestDatabase.fresh()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")])
