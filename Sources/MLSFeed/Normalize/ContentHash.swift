@@ -32,7 +32,7 @@ struct ContentHash {
     /// A field separator that cannot be confused with content.
     mutating func separator() { mix(0xFFFF_FFFF_FFFF_FFFE) }
 
-    private mutating func mix(_ word: UInt64) {
+    mutating func mix(_ word: UInt64) {
         a = (a ^ word) &* 0x0000_0100_0000_01B3
         a ^= a >> 29
         b = (b &+ word) &* 0xFF51_AFD7_ED55_8CCD
@@ -56,20 +56,36 @@ struct ContentHash {
     }
 }
 
-extension NormalizedRecord {
-    /// The content hash of the typed values (in column order) and `extra`; position and ordinal are not content.
-    func computeContentHash() -> String {
+extension ContentHash {
+    /// The hash of a row's typed values in column order (nil = NULL) and its `extra` fields.
+    /// Numbers are hashed by their bits, text by its UTF-8 bytes, each with a type tag.
+    static func of(columns: [Value?], extra: [RawField]) -> String {
         var hash = ContentHash()
-        for column in entity.columns {
-            if let value = values[column.name] { hash.update(value.sqlText) } else { hash.update("\u{0}") }
-            hash.separator()
+        for value in columns {
+            switch value {
+            case nil: hash.mix(0xA0)
+            case .text(let s)?: hash.mix(0xA1); hash.update(s)
+            case .decimal(let s)?: hash.mix(0xA2); hash.update(s)
+            case .date(let s)?: hash.mix(0xA3); hash.update(s)
+            case .timestamp(let s)?: hash.mix(0xA4); hash.update(s)
+            case .integer(let i)?: hash.mix(0xA5); hash.mix(UInt64(bitPattern: i))
+            case .double(let d)?: hash.mix(0xA6); hash.mix(d.bitPattern)
+            case .boolean(let b)?: hash.mix(b ? 0xA7 : 0xA8)
+            }
         }
         for field in extra {
+            hash.separator()
             hash.update(field.key)
             hash.separator()
             hash.update(field.value)
-            hash.separator()
         }
         return hash.finalize()
+    }
+}
+
+extension NormalizedRecord {
+    /// The content hash of the typed values (in column order) and `extra`; position and ordinal are not content.
+    func computeContentHash() -> String {
+        ContentHash.of(columns: entity.columns.map { values[$0.name] }, extra: extra)
     }
 }

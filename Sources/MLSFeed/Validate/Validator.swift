@@ -16,9 +16,20 @@ public struct ValidatedBatch: Sendable {
 /// A bad record becomes a `Reject` carrying every reason at once and its raw fields; the run goes on.
 public struct Validator: Sendable {
     public let mapping: Mapping
+    /// For each mapping field (and embedded-agent field), its column's index in the entity's column order.
+    private let fieldColumns: [Int]
+    private let agentColumns: [Int]
+    private let keyField: FieldMapping?
 
     public init(mapping: Mapping) {
         self.mapping = mapping
+        func indexes(_ fields: [FieldMapping], _ entity: Entity) -> [Int] {
+            let index = Dictionary(uniqueKeysWithValues: entity.columns.enumerated().map { ($1.name, $0) })
+            return fields.map { index[$0.name]! }
+        }
+        fieldColumns = indexes(mapping.fields, mapping.entity)
+        agentColumns = indexes(mapping.embeddedAgent, .agent)
+        keyField = mapping.fields.first { $0.name == mapping.entity.keyColumn }
     }
 
     public func process(_ batch: [CoercedRecord]) -> ValidatedBatch {
@@ -31,7 +42,6 @@ public struct Validator: Sendable {
     }
 
     private func validate(_ record: CoercedRecord, into out: inout ValidatedBatch) {
-        let keyField = mapping.fields.first { $0.name == mapping.entity.keyColumn }
         if let defect = record.raw.defect {
             let key = keyField.flatMap { field in field.sources.lazy.compactMap { record.raw.value($0) }.first }
             let reason = RejectReason(field: "record", rawValue: nil, rule: defect)
@@ -41,10 +51,13 @@ public struct Validator: Sendable {
             return
         }
         var values: [String: Value] = [:]
+        values.reserveCapacity(mapping.fields.count)
+        var ordered = [Value?](repeating: nil, count: mapping.entity.columns.count)
         var reasons: [RejectReason] = []
         var issues = IssueTally()
-        for (field, outcome) in zip(mapping.fields, record.outcomes) {
-            resolve(field, outcome, into: &values, reasons: &reasons, issues: &issues)
+        for (i, (field, outcome)) in zip(mapping.fields, record.outcomes).enumerated() {
+            ordered[fieldColumns[i]] = resolve(field, outcome, reasons: &reasons, issues: &issues)
+            if let value = ordered[fieldColumns[i]] { values[field.name] = value }
         }
         guard reasons.isEmpty else {
             let key: String? = if case .text(let k)? = values[mapping.entity.keyColumn] { k } else { nil }
@@ -53,11 +66,10 @@ public struct Validator: Sendable {
                                       ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields))
             return
         }
-        out.issues.merge(issues)
-        var normalized = NormalizedRecord(entity: mapping.entity, values: values, extra: record.extra,
-                                          position: record.raw.position, ordinal: record.raw.ordinal)
-        normalized.contentHash = normalized.computeContentHash()
-        out.records.append(normalized)
+        if !issues.isEmpty { out.issues.merge(issues) }
+        out.records.append(NormalizedRecord(entity: mapping.entity, values: values, extra: record.extra,
+                                            position: record.raw.position, ordinal: record.raw.ordinal,
+                                            contentHash: ContentHash.of(columns: ordered, extra: record.extra)))
         if let agentOutcomes = record.embeddedAgent, let agent = embeddedAgent(agentOutcomes, of: record, into: &out) {
             out.records.append(agent)
         }
@@ -67,41 +79,47 @@ public struct Validator: Sendable {
     private func embeddedAgent(_ outcomes: [FieldOutcome], of record: CoercedRecord,
                                into out: inout ValidatedBatch) -> NormalizedRecord? {
         var values: [String: Value] = [:]
+        var ordered = [Value?](repeating: nil, count: Entity.agent.columns.count)
         var reasons: [RejectReason] = []
-        for (field, outcome) in zip(mapping.embeddedAgent, outcomes) {
-            var lenient = field
-            lenient.required = false
-            if lenient.onError == .reject { lenient.onError = .null }
-            resolve(lenient, outcome, into: &values, reasons: &reasons, issues: &out.issues, prefix: "agent.")
+        for (i, (field, outcome)) in zip(mapping.embeddedAgent, outcomes).enumerated() {
+            let value = resolve(field, outcome, reasons: &reasons, issues: &out.issues, prefix: "agent.",
+                                lenient: true)
+            ordered[agentColumns[i]] = value
+            if let value { values[field.name] = value }
         }
-        if values["agent_mls_id"] == nil, let email = values["email"] { values["agent_mls_id"] = email }
+        if values["agent_mls_id"] == nil, let email = values["email"] {
+            values["agent_mls_id"] = email
+            ordered[0] = email
+        }
         guard values["agent_mls_id"] != nil else { return nil }
-        var agent = NormalizedRecord(entity: .agent, values: values, extra: [], position: record.raw.position,
-                                     ordinal: record.raw.ordinal)
-        agent.contentHash = agent.computeContentHash()
-        return agent
+        return NormalizedRecord(entity: .agent, values: values, extra: [], position: record.raw.position,
+                                ordinal: record.raw.ordinal, contentHash: ContentHash.of(columns: ordered, extra: []))
     }
 
-    private func resolve(_ field: FieldMapping, _ outcome: FieldOutcome, into values: inout [String: Value],
-                         reasons: inout [RejectReason], issues: inout IssueTally, prefix: String = "") {
+    /// The value a field ends with (nil = NULL), adding a reason when it rejects the record and an issue when a bad
+    /// optional value is dropped. `lenient` (embedded agents): nothing rejects; bad values become NULL.
+    private func resolve(_ field: FieldMapping, _ outcome: FieldOutcome, reasons: inout [RejectReason],
+                         issues: inout IssueTally, prefix: String = "", lenient: Bool = false) -> Value? {
         switch outcome {
         case .value(let value):
-            values[field.name] = value
+            return value
         case .missing:
-            if let fallback = field.defaultValue {
-                values[field.name] = fallback
-            } else if field.required {
+            if let fallback = field.defaultValue { return fallback }
+            if field.required && !lenient {
                 reasons.append(RejectReason(field: field.name, rawValue: nil, rule: "required field is missing"))
             }
+            return nil
         case .bad(let raw, let rule):
             switch field.onError {
-            case .reject:
+            case .reject where !lenient:
                 reasons.append(RejectReason(field: field.name, rawValue: raw, rule: rule))
+                return nil
             case .default where field.defaultValue != nil:
-                values[field.name] = field.defaultValue
                 issues.add(field: prefix + field.name, rule: rule + ", used default", example: raw)
-            case .default, .null:
+                return field.defaultValue
+            default:
                 issues.add(field: prefix + field.name, rule: rule, example: raw)
+                return nil
             }
         }
     }
