@@ -20,6 +20,10 @@ public final class LocalCluster: Sendable {
     var socketDirectory: String { directory + "/socket" }
     var logFile: String { directory + "/postgres.log" }
 
+    /// The port (the socket file's name, `.s.PGSQL.5432`); explicit so that a `PGPORT` in the environment
+    /// of a client or of the server changes nothing.
+    static let port = 5432
+
     public init(directory: String, fsync: Bool = true) {
         let absolute = directory.hasPrefix("/")
             ? directory : FileManager.default.currentDirectoryPath + "/" + directory
@@ -29,7 +33,7 @@ public final class LocalCluster: Sendable {
 
     /// The connection string of the cluster's `postgres` database as superuser `postgres`.
     public var conninfo: String {
-        "host=\(LocalCluster.quoted(socketDirectory)) dbname=postgres user=postgres"
+        "host=\(LocalCluster.quoted(socketDirectory)) dbname=postgres user=postgres port=\(LocalCluster.port)"
     }
 
     /// Whether a server is running on the cluster's data directory.
@@ -52,7 +56,7 @@ public final class LocalCluster: Sendable {
             }
             let status = try run(binaries.pgCtl, ["status", "-D", dataDirectory])
             if status.exitCode != 0 {
-                var options = "-c listen_addresses= -k \(socketDirectory)"
+                var options = "-c listen_addresses= -k \(socketDirectory) -p \(LocalCluster.port)"
                 if !fsync { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
                 let started = try run(binaries.pgCtl, ["start", "-D", dataDirectory, "-l", logFile, "-w",
                                                        "-t", "120", "-o", options])
@@ -98,7 +102,7 @@ public final class LocalCluster: Sendable {
     /// Creates the directory and socket directory, owned by the server's user, after checking the socket
     /// path length and (as root) that the `postgres` user can reach the directory.
     private func prepareDirectory() throws {
-        let socketFile = socketDirectory + "/.s.PGSQL.5432"
+        let socketFile = socketDirectory + "/.s.PGSQL.\(LocalCluster.port)"
         guard socketFile.utf8.count < 108 else {
             throw LocalClusterError("the cluster directory \(directory) is too long for a unix socket path "
                 + "(at most 93 bytes): choose a shorter one")
@@ -134,6 +138,7 @@ public final class LocalCluster: Sendable {
     func run(_ program: String, _ arguments: [String]) throws -> (exitCode: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["PGDATA"] = nil
+        environment["PGPORT"] = nil
         environment["LC_ALL"] = "C"
         guard geteuid() == 0 else {
             return try Subprocess.run(program, arguments, directory: directory, environment: environment)

@@ -67,7 +67,7 @@ import Testing
 
     @Test func connectionFailureNamesNoPassword() throws {
         let error = try #require(throws: PostgresError.self) {
-            try Connection("host=/nonexistent/socket user=app password=hunter2 connect_timeout=2")
+            try Connection("host=/nonexistent/socket port=5432 user=app password=hunter2 connect_timeout=2")
         }
         #expect(error.code == .connectionFailure)
         #expect(!error.description.contains("hunter2"))

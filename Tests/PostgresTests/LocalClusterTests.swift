@@ -17,7 +17,7 @@ import Testing
         }
         let conninfos = try results.all.map { try $0.get() }
         #expect(conninfos == [cluster.conninfo, cluster.conninfo])
-        #expect(cluster.conninfo == "host=\(directory)/socket dbname=postgres user=postgres")
+        #expect(cluster.conninfo == "host=\(directory)/socket dbname=postgres user=postgres port=5432")
         #expect(cluster.isRunning)
 
         let connection = try Connection(cluster.conninfo)
