@@ -56,7 +56,9 @@ public final class LocalCluster: Sendable {
             }
             let status = try run(binaries.pgCtl, ["status", "-D", dataDirectory])
             if status.exitCode != 0 {
-                var options = "-c listen_addresses= -k \(socketDirectory) -p \(LocalCluster.port)"
+                // pg_ctl hands these options to /bin/sh: the socket path is single-quoted for the shell.
+                let shellQuoted = "'" + socketDirectory.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                var options = "-c listen_addresses= -k \(shellQuoted) -p \(LocalCluster.port)"
                 if !fsync { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
                 let started = try run(binaries.pgCtl, ["start", "-D", dataDirectory, "-l", logFile, "-w",
                                                        "-t", "120", "-o", options])

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct LocalClusterTests {
     @Test func createsStartsReusesAndStops() throws {
-        let directory = NSTemporaryDirectory() + "mlsfeed-cluster-\(UUID().uuidString.prefix(8))"
+        let directory = NSTemporaryDirectory() + "mlsfeed cluster-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cluster = LocalCluster(directory: directory, fsync: false)
         defer { try? cluster.stop(immediately: true) }
@@ -17,7 +17,7 @@ import Testing
         }
         let conninfos = try results.all.map { try $0.get() }
         #expect(conninfos == [cluster.conninfo, cluster.conninfo])
-        #expect(cluster.conninfo == "host=\(directory)/socket dbname=postgres user=postgres port=5432")
+        #expect(cluster.conninfo == "host='\(directory)/socket' dbname=postgres user=postgres port=5432")
         #expect(cluster.isRunning)
 
         let connection = try Connection(cluster.conninfo)
