@@ -10,24 +10,23 @@ extension Fetcher {
         case notModified(InputIdentity)
     }
 
-    /// Sends `plan` until a 2xx or 304 comes back, retrying connection failures, 408, 429 and 5xx with exponential
-    /// backoff and jitter (at least `Retry-After`), at most `settings.attempts` requests in all.
+    /// Sends `plan` until a complete 2xx body or a 304 comes back, retrying connection failures, timeouts, bodies cut
+    /// short, 408, 429 and 5xx with exponential backoff and jitter (at least `Retry-After`), at most
+    /// `settings.attempts` requests in all.
     static func get(_ plan: HTTPRequestPlan, settings: FetchSettings) throws -> HTTPResult {
         let attempts = max(1, settings.attempts)
         for attempt in 1...attempts {
-            let transfer = try HTTPTransfer(request: plan.request, connectTimeout: settings.connectTimeout,
-                                            readTimeout: settings.readTimeout)
-            transfer.start()
+            let transfer = HTTPTransfer(request: plan.request, connectTimeout: settings.connectTimeout,
+                                        readTimeout: settings.readTimeout)
             let reason: String
             var retryAfter: Double?
-            switch transfer.waitForResponse() {
+            switch transfer.run() {
             case .success(let response):
                 let status = response.statusCode
                 if (200..<300).contains(status) {
                     return .body(HTTPChunkSource(transfer: transfer, response: response, location: plan.location,
                                                  attempts: attempt, redactor: plan.redactor))
                 }
-                transfer.cancel()
                 if status == 304 {
                     return .notModified(InputIdentity(
                         location: plan.location,
@@ -39,8 +38,10 @@ extension Fetcher {
                     throw failure(plan, attempt: attempt, reason: reason)
                 }
                 retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(parseRetryAfter)
-            case .failure(.connection(let text)), .failure(.body(let text)):
+            case .failure(.transient(let text)):
                 reason = text
+            case .failure(.local(let text)):
+                throw failure(plan, attempt: attempt, reason: text)
             }
             guard attempt < attempts else { throw failure(plan, attempt: attempt, reason: reason) }
             let delay = retryDelay(after: attempt, retryAfter: retryAfter, settings: settings)

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The body of a successful HTTP response, read as it arrives (spooled by `HTTPTransfer`), hashed as it passes.
+/// The body of a successful HTTP response, read back from its spool file (see `HTTPTransfer`), hashed as it passes.
 final class HTTPChunkSource: ChunkSource {
     /// The URL, credentials redacted.
     let location: String
@@ -29,10 +29,6 @@ final class HTTPChunkSource: ChunkSource {
         lastModified = response.value(forHTTPHeaderField: "Last-Modified")
     }
 
-    deinit {
-        if digest == nil { transfer.cancel() }
-    }
-
     func next() throws -> [UInt8]? {
         guard digest == nil else { return nil }
         let bytes: [UInt8]?
@@ -41,7 +37,7 @@ final class HTTPChunkSource: ChunkSource {
         } catch {
             let message: String
             switch error {
-            case .connection(let text), .body(let text): message = text
+            case .transient(let text), .local(let text): message = text
             }
             throw FetchError(redactor.redact("GET \(location): \(message)"))
         }

@@ -3,178 +3,149 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One HTTP request whose body is spooled to an unlinked temp file as it arrives, read back by one consumer.
+/// One HTTP GET whose body URLSession spools to a temporary file (a download task), read back once complete.
 ///
-/// URLSession has no backpressure, so the delegate writes every piece to disk at once and memory stays flat
-/// however slow the consumer is; the consumer reads behind the writer and so streams while the body arrives.
-final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// URLSession on Linux has no backpressure: a data task queues every received piece for its delegate, so a fast
+/// network and a busy consumer pile the body up in memory. A download task writes each piece to disk on the
+/// transfer's own thread instead, so memory stays flat whatever the body size; the price is that parsing starts
+/// when the body is complete. Because nothing reaches the consumer before then, a body cut short is retried too.
+final class HTTPTransfer: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
     /// Why a request gave no usable response.
     enum Failure: Error {
-        /// No response: refused, reset, DNS, TLS, or no headers within the connect timeout. Retryable.
-        case connection(String)
-        /// The body stopped early. Not retried: the consumer may have read part of it.
-        case body(String)
+        /// No complete response: refused, reset, DNS, TLS, timeouts, a body cut short. Worth retrying.
+        case transient(String)
+        /// The spooled body cannot be read back. Not worth retrying.
+        case local(String)
     }
 
     private let request: URLRequest
     private let connectTimeout: Double
     private let readTimeout: Double
     private let condition = NSCondition()
-    private var session: URLSession?
-    private var task: URLSessionDataTask?
-    private let spoolPath: String
-    private var writer: FileHandle?
-    private var reader: FileHandle?
 
     // Guarded by `condition`.
-    private var response: HTTPURLResponse?
+    private var session: URLSession?
+    private var task: URLSessionDownloadTask?
     private var written: Int64 = 0
-    private var readOffset: Int64 = 0
+    /// The body's announced size, from the download progress (-1: unknown).
+    private var expected: Int64 = -1
+    private var lastActivity: Double = 0
+    private var sawResponse = false
     private var completed = false
     private var failure: Failure?
-    private var lastActivity: Double = 0
+    private var body: FileHandle?
+    private var response: HTTPURLResponse?
 
-    init(request: URLRequest, connectTimeout: Double, readTimeout: Double) throws {
+    init(request: URLRequest, connectTimeout: Double, readTimeout: Double) {
         self.request = request
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
-        spoolPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mlsfeed-http-\(UUID().uuidString)").path
         super.init()
-        guard FileManager.default.createFile(atPath: spoolPath, contents: nil),
-              let writer = FileHandle(forWritingAtPath: spoolPath),
-              let reader = FileHandle(forReadingAtPath: spoolPath)
-        else {
-            try? FileManager.default.removeItem(atPath: spoolPath)
-            throw FetchError("cannot create a temporary file in \(FileManager.default.temporaryDirectory.path)")
-        }
-        self.writer = writer
-        self.reader = reader
-        // Unlinked at once: the space is freed when both handles close, even if the process dies.
-        try? FileManager.default.removeItem(atPath: spoolPath)
     }
 
-    /// Runs once the session let go of its delegate, maybe on the session's own queue: the session is done then,
-    /// so only the files are closed here.
+    /// Runs once the session let go of its delegate, maybe on the session's own queue: only the file is closed.
     deinit {
-        try? writer?.close()
-        try? reader?.close()
+        try? body?.close()
     }
 
-    /// Sends the request.
-    func start() {
+    /// Sends the request and waits for the whole body (or a failure), enforcing the connect and read timeouts:
+    /// no response headers within `connectTimeout`, or no byte for `readTimeout`, cancels the request.
+    func run() -> Result<HTTPURLResponse, Failure> {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
-        configuration.timeoutIntervalForRequest = max(connectTimeout, readTimeout)
+        configuration.timeoutIntervalForRequest = max(connectTimeout, readTimeout) + 1
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
-        let task = session.dataTask(with: request)
+        let task = session.downloadTask(with: request)
         condition.lock()
         self.session = session
         self.task = task
-        lastActivity = monotonicSeconds()
+        let started = monotonicSeconds()
+        lastActivity = started
         condition.unlock()
         task.resume()
-    }
 
-    /// Stops the request; the consumer's next read fails or ends.
-    func cancel() {
-        condition.lock()
-        let task = self.task
-        if !completed {
-            completed = true
-            failure = failure ?? .connection("cancelled")
-        }
-        condition.broadcast()
-        condition.unlock()
-        task?.cancel()
-        session?.invalidateAndCancel()
-    }
-
-    /// Waits for the response headers (at most the connect timeout).
-    func waitForResponse() -> Result<HTTPURLResponse, Failure> {
-        condition.lock()
-        let deadline = monotonicSeconds() + connectTimeout
-        while response == nil && !completed {
+        while true {
+            let hasResponse = task.response != nil
+            condition.lock()
+            if completed { break }
             let now = monotonicSeconds()
-            if now >= deadline {
-                condition.unlock()
-                cancel()
-                return .failure(.connection("no response within \(seconds(connectTimeout)) (connect timeout)"))
+            if hasResponse && !sawResponse {
+                sawResponse = true
+                lastActivity = now
             }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(deadline - now, 0.25)))
+            if !sawResponse && written == 0 && now - started >= connectTimeout {
+                failure = .transient("no response within \(Self.seconds(connectTimeout)) (connect timeout)")
+                break
+            }
+            if now - lastActivity >= readTimeout {
+                failure = .transient("no data for \(Self.seconds(readTimeout)) (read timeout) after \(written) bytes")
+                break
+            }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+            condition.unlock()
         }
-        defer { condition.unlock() }
-        if let response { return .success(response) }
-        return .failure(failure ?? .connection("no response"))
+        // The lock is held here.
+        let outcome: Result<HTTPURLResponse, Failure>
+        if let failure {
+            outcome = .failure(failure)
+        } else if let response {
+            outcome = .success(response)
+        } else {
+            outcome = .failure(.transient("no response"))
+        }
+        let finished = completed
+        completed = true
+        condition.unlock()
+        if !finished {
+            task.cancel()
+            session.invalidateAndCancel()
+        }
+        return outcome
     }
 
-    /// Up to `max` bytes of the body, waiting for them to arrive; nil at the end of a complete body.
+    /// Up to `max` bytes of the spooled body; nil at its end.
     func read(max: Int) throws(Failure) -> [UInt8]? {
         condition.lock()
-        var waitedForMore = false
-        while true {
-            let available = written - readOffset
-            if let failure { condition.unlock(); throw failure }
-            if available >= Int64(max) || (available > 0 && (completed || waitedForMore)) { break }
-            if completed { condition.unlock(); return nil }
-            let now = monotonicSeconds()
-            if now - lastActivity >= readTimeout {
-                let failure = Failure.body("no data for \(seconds(readTimeout)) (read timeout) after \(written) bytes")
-                self.failure = failure
-                condition.unlock()
-                cancel()
-                throw failure
-            }
-            // Some bytes waiting: give the network a moment to fill a whole chunk, then hand out what is there.
-            if available > 0 { waitedForMore = true }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: available > 0 ? 0.05 : 0.25))
-        }
-        let count = Int(min(written - readOffset, Int64(max)))
-        readOffset += Int64(count)
+        let body = self.body
         condition.unlock()
+        guard let body else { return nil }
         let data: Data?
         do {
-            data = try reader?.read(upToCount: count)
+            data = try body.read(upToCount: max)
         } catch {
-            throw .body("cannot read the spooled body: \(error.localizedDescription)")
+            throw .local("cannot read the spooled body: \(error.localizedDescription)")
         }
-        guard let data, data.count == count else { throw .body("the spooled body is shorter than written") }
+        guard let data, !data.isEmpty else { return nil }
         return [UInt8](data)
     }
 
-    // MARK: - URLSessionDataDelegate (called on the session's serial queue)
+    // MARK: - URLSessionDownloadDelegate (called on the session's serial queue)
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
         condition.lock()
-        self.response = response as? HTTPURLResponse
-        if self.response == nil { failure = .connection("not an HTTP response") }
+        written = totalBytesWritten
+        expected = totalBytesExpectedToWrite
         lastActivity = monotonicSeconds()
-        condition.broadcast()
         condition.unlock()
-        completionHandler(self.response == nil ? .cancel : .allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        do {
-            try writer?.write(contentsOf: data)
-        } catch {
-            condition.lock()
-            failure = failure ?? .body("cannot spool the body to a temporary file: \(error.localizedDescription)")
-            condition.broadcast()
-            condition.unlock()
-            dataTask.cancel()
-            return
-        }
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask,
+                    didFinishDownloadingTo location: URL) {
+        // Opened, then unlinked at once: the space is freed when the handle closes, even if the process dies.
+        let handle = FileHandle(forReadingAtPath: location.path)
+        try? FileManager.default.removeItem(at: location)
         condition.lock()
-        written += Int64(data.count)
-        lastActivity = monotonicSeconds()
-        condition.broadcast()
+        if let handle {
+            body = handle
+        } else {
+            failure = failure ?? .local("cannot open the spooled body at \(location.path)")
+        }
         condition.unlock()
     }
 
@@ -186,21 +157,48 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             condition.unlock()
             session.finishTasksAndInvalidate()
         }
-        guard failure == nil, !completed else { return }
-        if let response {
-            let expected = response.expectedContentLength
-            let encoded = (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity")
-                .lowercased() != "identity"
-            if let error {
-                failure = .body(expected >= 0 && !encoded
-                    ? "body cut short after \(written) of \(expected) bytes"
-                    : "body cut short after \(written) bytes (\(Self.describe(error)))")
-            } else if expected >= 0 && !encoded && written != expected {
-                failure = .body("body cut short after \(written) of \(expected) bytes")
-            }
-        } else {
-            failure = .connection(error.map(Self.describe) ?? "no response")
+        guard !completed else { return }
+        let response = task.response as? HTTPURLResponse
+        self.response = response
+        if let stored = try? body?.seekToEnd() {
+            try? body?.seek(toOffset: 0)
+            written = Int64(stored)
         }
+        guard failure == nil else { return }
+        guard let response else {
+            // A download that fails has no response object; bytes written mean the body had begun.
+            if written > 0 {
+                failure = .transient(expected >= written
+                    ? "body cut short after \(written) of \(expected) bytes"
+                    : "body cut short after \(written) bytes (\(error.map(Self.describe) ?? "no response"))")
+            } else {
+                failure = .transient(error.map(Self.describe) ?? "no response")
+            }
+            return
+        }
+        // An error status is the answer whatever happened to its body (a 401 challenge is cancelled, see below).
+        guard (200..<300).contains(response.statusCode) else { return }
+        let expected = response.expectedContentLength
+        let encoded = (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity")
+            .lowercased() != "identity"
+        let lengthKnown = expected >= 0 && !encoded
+        if let error {
+            failure = .transient(lengthKnown
+                ? "body cut short after \(written) of \(expected) bytes"
+                : "body cut short after \(written) bytes (\(Self.describe(error)))")
+        } else if lengthKnown && written != expected {
+            failure = .transient("body cut short after \(written) of \(expected) bytes")
+        } else if body == nil && expected != 0 {
+            failure = .local("the body was not spooled")
+        }
+    }
+
+    /// A 401 with `WWW-Authenticate`: the credentials (if any) were sent with the request and refused, so the
+    /// challenge is cancelled and the 401 is the answer (URLSession on Linux would otherwise wait forever).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
+                        -> Void) {
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     /// A short, stable description of a URLSession error.
@@ -220,7 +218,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
     }
 
-    private func seconds(_ value: Double) -> String {
+    private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -11,7 +11,7 @@ Routes (KEY makes per-test state independent; /count/KEY tells how many requests
     /fail/KEY                     HTTP 500 always
     /busy/KEY/NAME                HTTP 429 with Retry-After: 1 on the first request, then /files/NAME
     /drip/NAME?pieces=N&delay=S   /files/NAME sent in N pieces, S seconds apart
-    /short/NAME                   Content-Length of NAME but only its first half, then the connection closes
+    /short/KEY/NAME               Content-Length of NAME but only its first half, then the connection closes
     /auth/basic/NAME              401 unless Authorization is Basic feeduser:s3cret-pass
     /auth/bearer/NAME             401 unless Authorization is Bearer tok-123456
     /auth/key/NAME                401 unless the X-Api-Key header or the apikey parameter is k3y-abcdef
@@ -145,7 +145,8 @@ class Handler(BaseHTTPRequestHandler):
                     time.sleep(delay)
             return
         if route == "short":
-            path, st = self.read_file("/".join(rest))
+            hit(rest[0])
+            path, st = self.read_file("/".join(rest[1:]))
             if path is None:
                 return self.fail(404)
             body = open(path, "rb").read()
