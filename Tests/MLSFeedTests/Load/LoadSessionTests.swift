@@ -221,6 +221,19 @@ private typealias F = LoadFixtures
         _ = crashed
     }
 
+    @Test func unchangedInputIsRecordedWithoutWriting() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A")])
+        let session = try LoadSession(conninfo: db, options: F.options())
+        let result = try session.commitUnchanged(
+            inputs: [InputIdentity(location: "https://u:secret@feeds.example/dump.xml", etag: "\"v1\"")],
+            timings: [:], warnings: ["not modified"])
+        #expect(result.inserted == 0)
+        #expect(try F.query(db, "SELECT status, inputs->0->>'location', inputs->0->>'etag', warnings::text "
+            + "FROM ingest_runs WHERE id = $1", [String(result.runID)])
+            == [["unchanged", "https://u:***@feeds.example/dump.xml", "\"v1\"", "{\"not modified\"}"]])
+    }
+
     @Test func failRollsBackAndRecordsRedactedError() throws {
         let db = try TestDatabase.fresh()
         let session = try LoadSession(conninfo: db, options: F.options())
