@@ -46,7 +46,8 @@ measure() {
             "$tests" --testing-library swift-testing --filter fetchThroughput 2>&1)"
         line="$(grep -o 'fetch[+a-z]*: .*' <<<"$out" | head -1)"
         [ -n "$line" ] || { echo "$out" >&2; exit 1; }
-        wall="$(awk '/Elapsed \(wall clock\)/{n=split($NF,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$timing")"
+        wall="$(awk '/Elapsed \(wall clock\)/{n=split($NF,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' \
+            "$timing")"
         kb="$(awk '/Maximum resident set size/{print $NF}' "$timing")"
         if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best="$wall"; fi
         [ "$kb" -gt "$rss" ] && rss="$kb"

@@ -14,6 +14,7 @@ public struct FetchSettings: Sendable {
 
     /// Page-number or offset paging: each page is one request, until a page has no records or `maxPages`.
     public struct Paging: Sendable, Hashable {
+        /// Which parameter moves from page to page, and by how much.
         public enum Mode: Sendable, Hashable {
             /// `param` = start, start + 1, ...
             case page(param: String)

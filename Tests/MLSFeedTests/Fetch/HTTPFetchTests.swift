@@ -98,6 +98,18 @@ extension FetchTests {
             }
         }
 
+        @Test func silentServerHitsTheConnectTimeout() throws {
+            var settings = quick
+            settings.connectTimeout = 0.5
+            settings.attempts = 1
+            let url = server.url("hang?seconds=5")
+            let started = Date()
+            #expect(throws: FetchError("GET \(url) failed: no response within 0.5 s (connect timeout)")) {
+                _ = try open(url, settings: settings)
+            }
+            #expect(Date().timeIntervalSince(started) < 4)
+        }
+
         /// A body shorter than its Content-Length is never handed out; it is fetched again, then the run fails.
         @Test func bodyCutShortIsRetriedThenAnError() throws {
             let key = FetchServer.key()

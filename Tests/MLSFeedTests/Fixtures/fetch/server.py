@@ -10,6 +10,7 @@ Routes (KEY makes per-test state independent; /count/KEY tells how many requests
     /flaky/KEY/NAME               HTTP 500 on the first request, then /files/NAME
     /fail/KEY                     HTTP 500 always
     /busy/KEY/NAME                HTTP 429 with Retry-After: 1 on the first request, then /files/NAME
+    /hang?seconds=S               answers nothing for S seconds (then 503)
     /drip/NAME?pieces=N&delay=S   /files/NAME sent in N pieces, S seconds apart
     /short/KEY/NAME               Content-Length of NAME but only its first half, then the connection closes
     /auth/basic/NAME              401 unless Authorization is Basic feeduser:s3cret-pass
@@ -127,6 +128,9 @@ class Handler(BaseHTTPRequestHandler):
             if hit(rest[0]) == 1:
                 return self.fail(429, headers=[("Retry-After", "1")])
             return self.serve_file("/".join(rest[1:]))
+        if route == "hang":
+            time.sleep(float(query.get("seconds", ["10"])[0]))
+            return self.fail(503)
         if route == "drip":
             path, _ = self.read_file("/".join(rest))
             if path is None:
