@@ -4,13 +4,17 @@ extension LoadSession {
     /// Merges the staged records, reconciles a full dump, records the run `succeeded` with its counts and
     /// commits, all in the run's one transaction. On any error (the withdraw guard included) the data is rolled
     /// back, the run is recorded `failed` with the error, and the error is rethrown.
-    public func commit(read: Int, rejected: Int, inputs: [InputIdentity], timings: [String: Double],
-                       warnings: [String]) throws -> LoadResult {
+    /// `droppedDuplicates`: copies the pipeline's in-memory dedupe already dropped; the ledger counts them with
+    /// the ones the merge resolves (the result's `duplicates` stays the merge's own count).
+    public func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
+                       timings: [String: Double], warnings: [String]) throws -> LoadResult {
         let data = try activeData()
         do {
             var result = LoadResult(runID: runID)
             try merge(data, into: &result)
-            try finishLedger(data, status: "succeeded", result: result, read: read, rejected: rejected,
+            var recorded = result
+            recorded.duplicates += droppedDuplicates
+            try finishLedger(data, status: "succeeded", result: recorded, read: read, rejected: rejected,
                              inputs: inputs, timings: timings, warnings: warnings)
             try data.execute("COMMIT")
             finished = true

@@ -20,7 +20,8 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     }
 
     func commit(_ totals: RunTotals) throws -> LoadCounts {
-        let result = try session.commit(read: totals.read, rejected: totals.rejected, inputs: totals.inputs,
+        let result = try session.commit(read: totals.read, rejected: totals.rejected,
+                                        droppedDuplicates: totals.droppedDuplicates, inputs: totals.inputs,
                                         timings: totals.timings, warnings: totals.warnings)
         var counts = LoadCounts()
         counts.runID = result.runID

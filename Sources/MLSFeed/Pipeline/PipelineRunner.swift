@@ -132,6 +132,7 @@ public final class PipelineRunner: @unchecked Sendable {
         var totals = RunTotals()
         totals.read = state.read
         totals.rejected = state.rejected
+        totals.droppedDuplicates = state.windowDuplicates
         totals.inputs = summary.identities.isEmpty
             ? [InputIdentity(location: input.location, bytes: input.bytes)] : summary.identities
         totals.warnings = state.warnings

@@ -12,6 +12,8 @@ protocol RecordSink: AnyObject, Sendable {
 struct RunTotals: Sendable {
     var read = 0
     var rejected = 0
+    /// Duplicates the dedupe stage dropped in memory (the loader counts the ones it resolves itself).
+    var droppedDuplicates = 0
     var inputs: [InputIdentity] = []
     var timings: [String: Double] = [:]
     var warnings: [String] = []

@@ -44,6 +44,8 @@ import Testing
         let db = try Connection(database)
         #expect(try Self.scalar(db, "SELECT count(*) FROM listings WHERE source = 'sdmls'") == "\(truth.uniqueValid)")
         #expect(try Self.scalar(db, "SELECT count(*) FROM rejects") == "\(truth.rejects)")
+        #expect(try Self.scalar(db, "SELECT read || '/' || rejected || '/' || duplicates || '/' || inserted FROM ingest_runs")
+            == "\(truth.records)/\(truth.rejects)/\(truth.duplicates)/\(truth.uniqueValid)")
         #expect(try Self.scalar(db, "SELECT count(*) FROM agents") != "0")
         let row = try db.execute("""
             SELECT standard_status, property_type, list_price::text, modification_timestamp AT TIME ZONE 'UTC',
