@@ -400,7 +400,10 @@ def report(run_dir):
                     names.append(st.get("stage"))
         if stage_rows and names:
             emit("Per-stage busy seconds (`stages` in the summary JSON; stages overlap, the load commit/merge "
-                 "runs after them: *after stages* ≈ run seconds − the longest stage):")
+                 "runs after them: *after stages* ≈ run seconds − the longest stage). Wall-clock busy times, so "
+                 "they include time descheduled on a loaded machine; parse's also includes blocking on its full "
+                 "output queue (backpressure), so compare it with `bench-parse` above; load's includes waiting "
+                 "for the server during COPY:")
             emit("")
             emit("| run | " + " | ".join(names) + " | run s (summary) | after stages ≈ | wall s |")
             emit("|---|" + "---:|" * (len(names) + 3))
