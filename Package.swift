@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
@@ -21,7 +22,7 @@ let package = Package(
         .target(name: "YAMLConfig", dependencies: ["CYAML"]),
 
         // The domain: one folder per pipeline stage.
-        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib"]),
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
