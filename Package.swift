@@ -26,9 +26,12 @@ let package = Package(
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).
+        .target(name: "PostgresTestSupport", dependencies: ["Postgres"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestSupport"]),
         .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "PostgresTestSupport"],
+                    resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

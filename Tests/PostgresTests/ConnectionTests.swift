@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import PostgresTestSupport
 import Testing
 
 @Suite struct ConnectionTests {

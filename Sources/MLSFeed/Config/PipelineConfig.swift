@@ -51,7 +51,8 @@ extension PipelineConfig {
         if let zoneNode = sourceNode["time_zone"] {
             let identifier = try zoneNode.string()
             guard let tz = TimeZone(identifier: identifier) else {
-                throw zoneNode.error("unknown time zone \(quoted(identifier)) (use an IANA name like America/Los_Angeles)")
+                throw zoneNode.error(
+                    "unknown time zone \(quoted(identifier)) (use an IANA name like America/Los_Angeles)")
             }
             zone = tz
         }
@@ -81,7 +82,9 @@ extension PipelineConfig {
         config.fetch = try FetchSettings(config: sourceNode["http"])
         if let load = root["load"] {
             try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard"])
-            if let mode = load["mode"] { config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)]) }
+            if let mode = load["mode"] {
+                config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)])
+            }
             if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try share(ratio) }
             if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try share(guardNode) }
         }
@@ -147,6 +150,7 @@ extension ParseSettings {
             if let v = node["record"] { x.recordElement = try v.string() }
             format = .xml(x)
         }
-        self.init(format: format, encoding: try node["encoding"]?.string(), sanitize: try node["sanitize"]?.bool() ?? false)
+        self.init(format: format, encoding: try node["encoding"]?.string(),
+                  sanitize: try node["sanitize"]?.bool() ?? false)
     }
 }

@@ -87,7 +87,11 @@ func resolve(_ path: String, relativeTo file: String) -> String {
     var parts: [String] = []
     for part in joined.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
         if part == "." || (part.isEmpty && !parts.isEmpty) { continue }
-        if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() } else { parts.append(part) }
+        if part == "..", let last = parts.last, last != "..", !last.isEmpty {
+            parts.removeLast()
+        } else {
+            parts.append(part)
+        }
     }
     return parts.joined(separator: "/")
 }

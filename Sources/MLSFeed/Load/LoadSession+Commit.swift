@@ -8,22 +8,13 @@ extension LoadSession {
     /// the ones the merge resolves (the result's `duplicates` stays the merge's own count).
     public func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
                        timings: [String: Double], warnings: [String]) throws -> LoadResult {
-        let data = try activeData()
-        do {
+        try finishRun(status: "succeeded", read: read, rejected: rejected, inputs: inputs, timings: timings,
+                      warnings: warnings) { data in
             var result = LoadResult(runID: runID)
             try merge(data, into: &result)
             var recorded = result
             recorded.duplicates += droppedDuplicates
-            try finishLedger(data, status: "succeeded", result: recorded, read: read, rejected: rejected,
-                             inputs: inputs, timings: timings, warnings: warnings)
-            try data.execute("COMMIT")
-            finished = true
-            self.data = nil
-            ledger = nil
-            return result
-        } catch {
-            fail(String(describing: error))
-            throw error
+            return (result, recorded)
         }
     }
 
@@ -31,11 +22,22 @@ extension LoadSession {
     /// but the ledger row, recorded `unchanged` with the inputs.
     public func commitUnchanged(inputs: [InputIdentity], timings: [String: Double],
                                 warnings: [String]) throws -> LoadResult {
+        try finishRun(status: "unchanged", read: 0, rejected: 0, inputs: inputs, timings: timings,
+                      warnings: warnings) { _ in (LoadResult(runID: runID), LoadResult(runID: runID)) }
+    }
+
+    /// Does the run's last work, records its ledger row with `status` and commits, all in the run's one
+    /// transaction; on any error rolls back, records the run `failed` and rethrows. `work` returns the result
+    /// to hand back and the counts to record.
+    private func finishRun(status: String, read: Int, rejected: Int, inputs: [InputIdentity],
+                           timings: [String: Double], warnings: [String],
+                           work: (Connection) throws -> (result: LoadResult, recorded: LoadResult)) throws
+        -> LoadResult {
         let data = try activeData()
-        let result = LoadResult(runID: runID)
         do {
-            try finishLedger(data, status: "unchanged", result: result, read: 0, rejected: 0, inputs: inputs,
-                             timings: timings, warnings: warnings)
+            let (result, recorded) = try work(data)
+            try finishLedger(data, status: status, result: recorded, read: read, rejected: rejected,
+                             inputs: inputs, timings: timings, warnings: warnings)
             try data.execute("COMMIT")
             finished = true
             self.data = nil

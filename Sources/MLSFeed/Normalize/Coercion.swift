@@ -183,19 +183,9 @@ public enum Coercion {
         return "\(y)-\(two(m))-\(two(d))"
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    private static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
     private static func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, offset: Int?,
                             zone: TimeZone?) throws -> String {
-        let local = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
+        let local = CivilDate.days(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
         let seconds: Int
         if let offset {
             seconds = local - offset
@@ -210,16 +200,7 @@ public enum Coercion {
     static func formatTimestamp(_ seconds: Int) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secs = seconds - days * 86_400
-        // civil_from_days
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = CivilDate.civil(days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(formatDate(y, m, d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
     }

@@ -19,19 +19,9 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
         if !rejects.isEmpty { try session.write(rejects: rejects) }
     }
 
-    func commit(_ totals: RunTotals) throws -> LoadCounts {
-        let result = try session.commit(read: totals.read, rejected: totals.rejected,
-                                        droppedDuplicates: totals.droppedDuplicates, inputs: totals.inputs,
-                                        timings: totals.timings, warnings: totals.warnings)
-        var counts = LoadCounts()
-        counts.runID = result.runID
-        counts.inserted = result.inserted
-        counts.updated = result.updated
-        counts.unchanged = result.unchanged
-        counts.stale = result.stale
-        counts.withdrawn = result.withdrawn
-        counts.duplicates = result.duplicates
-        return counts
+    func commit(_ totals: RunTotals) throws -> LoadResult {
+        try session.commit(read: totals.read, rejected: totals.rejected, droppedDuplicates: totals.droppedDuplicates,
+                           inputs: totals.inputs, timings: totals.timings, warnings: totals.warnings)
     }
 
     /// Records the run as `unchanged`: the input is the one the last successful run loaded.

@@ -39,12 +39,11 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         try flushIfFull()
     }
 
-    func commit(_ totals: RunTotals) throws -> LoadCounts {
+    /// Flushes the output; a dry run loads nothing, so every load count is 0 (run id 0: no ledger row).
+    func commit(_ totals: RunTotals) throws -> LoadResult {
         try flush()
         if handle != FileHandle.standardOutput { try handle?.close() }
-        var counts = LoadCounts()
-        counts.inserted = 0
-        return counts
+        return LoadResult(runID: 0)
     }
 
     func fail(_ message: String, interrupted: Bool) {
@@ -67,7 +66,8 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
     }
 
     static func line(_ record: NormalizedRecord) -> String {
-        var members = ["\"type\":\"\(record.entity.rawValue)\"", "\"at\":" + JSONText.string(record.position.description)]
+        var members = ["\"type\":\"\(record.entity.rawValue)\"",
+                       "\"at\":" + JSONText.string(record.position.description)]
         for column in record.entity.columns {
             guard let value = record.values[column.name] else { continue }
             members.append(JSONText.string(column.name) + ":" + json(value))

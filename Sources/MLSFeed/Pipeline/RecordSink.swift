@@ -3,7 +3,7 @@ protocol RecordSink: AnyObject, Sendable {
     /// Takes one batch: records and rejects, each in feed order.
     func write(_ records: [NormalizedRecord], rejects: [Reject]) throws
     /// Makes the run's changes durable; returns what the load did.
-    func commit(_ totals: RunTotals) throws -> LoadCounts
+    func commit(_ totals: RunTotals) throws -> LoadResult
     /// Abandons the run's changes, recording why.
     func fail(_ message: String, interrupted: Bool)
 }
@@ -17,18 +17,4 @@ struct RunTotals: Sendable {
     var inputs: [InputIdentity] = []
     var timings: [String: Double] = [:]
     var warnings: [String] = []
-}
-
-/// What the load stage did.
-public struct LoadCounts: Sendable, Hashable {
-    public var runID: Int64?
-    public var inserted = 0
-    public var updated = 0
-    public var unchanged = 0
-    public var stale = 0
-    public var withdrawn = 0
-    /// Duplicates resolved by the database (beyond the in-memory dedupe window).
-    public var duplicates = 0
-
-    public init() {}
 }

@@ -11,7 +11,8 @@ public struct RunSummary: Sendable {
     public var read = 0
     public var rejected = 0
     public var duplicates = 0
-    public var load = LoadCounts()
+    /// What the load did (all 0 in a dry run).
+    public var load = LoadResult(runID: 0)
     public var seconds = 0.0
     public var inputs: [InputFile] = []
     /// What was read: bytes, sha256, ETag (known once the input was read to its end).

@@ -46,7 +46,8 @@ public struct Validator: Sendable {
             let key = keyField.flatMap { field in field.sources.lazy.compactMap { record.raw.value($0) }.first }
             let reason = RejectReason(field: "record", rawValue: nil, rule: defect)
             out.rejectReasons.add(field: "record", rule: ruleClass(defect), example: nil)
-            out.rejects.append(Reject(entity: mapping.entity, key: key.map(TextCleaner.trim), position: record.raw.position,
+            out.rejects.append(Reject(entity: mapping.entity, key: key.map(TextCleaner.trim),
+                                      position: record.raw.position,
                                       ordinal: record.raw.ordinal, reasons: [reason], raw: record.raw.fields))
             return
         }
@@ -61,7 +62,9 @@ public struct Validator: Sendable {
         }
         guard reasons.isEmpty else {
             let key: String? = if case .text(let k)? = values[mapping.entity.keyColumn] { k } else { nil }
-            for reason in reasons { out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue) }
+            for reason in reasons {
+                out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
+            }
             out.rejects.append(Reject(entity: mapping.entity, key: key, position: record.raw.position,
                                       ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields))
             return

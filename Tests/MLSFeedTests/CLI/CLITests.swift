@@ -17,7 +17,8 @@ import Testing
         (["run"], "error: missing PIPELINE"),
         (["run", "sample", "--dry-rn"], "error: unknown option --dry-rn; did you mean --dry-run?"),
         (["run", "sample", "--mode", "weekly"], "error: --mode must be full or incremental, got weekly"),
-        (["run", "sample", "--output", "x.jsonl"], "error: --output writes JSON lines in a dry run only; add --dry-run"),
+        (["run", "sample", "--output", "x.jsonl"],
+         "error: --output writes JSON lines in a dry run only; add --dry-run"),
         (["run", "nosuch"], "error: no pipeline nosuch (looked for nosuch and pipelines/nosuch.yaml)"),
     ])
     func usageMistakesExitTwo(arguments: [String], message: String) throws {
@@ -76,6 +77,7 @@ import Testing
         let result = try CLI.run(["validate", "Tests/MLSFeedTests/Fixtures/pipeline/small.yaml"])
         #expect(result.status == 1)
         #expect(result.stdout.contains(
-            #"Tests/MLSFeedTests/Fixtures/pipeline/small.xml:7:3: error: MLS 230012347: list_price: not a price ("call agent")"#))
+            "Tests/MLSFeedTests/Fixtures/pipeline/small.xml:7:3: error: MLS 230012347: "
+                + #"list_price: not a price ("call agent")"#))
     }
 }

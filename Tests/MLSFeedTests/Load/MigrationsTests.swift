@@ -1,6 +1,7 @@
 import Foundation
 import MLSFeed
 import Postgres
+import PostgresTestSupport
 import Testing
 
 @Suite struct LoadMigrationsTests {

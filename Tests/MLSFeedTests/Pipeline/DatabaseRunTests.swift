@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import PostgresTestSupport
 import Testing
 @testable import MLSFeed
 
@@ -44,7 +45,8 @@ import Testing
         let db = try Connection(database)
         #expect(try Self.scalar(db, "SELECT count(*) FROM listings WHERE source = 'sdmls'") == "\(truth.uniqueValid)")
         #expect(try Self.scalar(db, "SELECT count(*) FROM rejects") == "\(truth.rejects)")
-        #expect(try Self.scalar(db, "SELECT read || '/' || rejected || '/' || duplicates || '/' || inserted FROM ingest_runs")
+        let ledger = "SELECT read || '/' || rejected || '/' || duplicates || '/' || inserted FROM ingest_runs"
+        #expect(try Self.scalar(db, ledger)
             == "\(truth.records)/\(truth.rejects)/\(truth.duplicates)/\(truth.uniqueValid)")
         #expect(try Self.scalar(db, "SELECT count(*) FROM agents") != "0")
         let row = try db.execute("""

@@ -9,7 +9,8 @@ import YAMLConfig
         entity: listing
         fields:
           listing_id: { from: mls_number, type: text, required: true }
-          standard_status: { from: status, type: enum, required: true, values: { Active: Active, A: Active, Sold: Closed } }
+          standard_status:
+            { from: status, type: enum, required: true, values: { Active: Active, A: Active, Sold: Closed } }
           list_price: { from: list_price, type: money, required: true }
           bedrooms_total: { from: bedrooms, type: integer }
           bathrooms_full: { from: full_baths, type: integer, default: "1", on_error: default }

@@ -1,14 +1,14 @@
 import Foundation
 import Postgres
 
-/// Fresh, empty databases for tests on a real PostgreSQL.
+/// Fresh, empty databases for tests on a real PostgreSQL (shared by the test targets; not part of the product).
 ///
 /// With `MLSFEED_TEST_DATABASE_URL` set, databases are created on that server. Otherwise one throwaway
 /// `LocalCluster` (fsync off) per test process is started in a temporary directory on first use and stopped
 /// (`immediate`) and removed at process exit. Every call creates a new database, so tests run in parallel.
-enum TestDatabase {
+public enum TestDatabase {
     /// The conninfo of a new, empty database `t_<random>`.
-    static func fresh() throws -> String {
+    public static func fresh() throws -> String {
         let server = try TestServer.shared.get()
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let admin = try Connection(server)
@@ -17,17 +17,17 @@ enum TestDatabase {
     }
 
     /// The conninfo of the server's maintenance database (for CREATE DATABASE, pg_terminate_backend, ...).
-    static func server() throws -> String {
+    public static func server() throws -> String {
         try TestServer.shared.get()
     }
 }
 
 /// The one server of the test process.
-enum TestServer {
-    static let shared: Result<String, any Error> = Result { try start() }
+public enum TestServer {
+    public static let shared: Result<String, any Error> = Result { try start() }
 
     /// The throwaway cluster's directory, shared by every test target in this process.
-    static let directory = NSTemporaryDirectory() + "mlsfeed-test-\(getpid())"
+    public static let directory = NSTemporaryDirectory() + "mlsfeed-test-\(getpid())"
 
     private static func start() throws -> String {
         if let url = ProcessInfo.processInfo.environment["MLSFEED_TEST_DATABASE_URL"], !url.isEmpty {
@@ -44,7 +44,7 @@ enum TestServer {
     }
 
     /// `server` pointed at `database`: a URL gets a new path, a key=value list a trailing `dbname=`.
-    static func conninfo(_ server: String, database: String) -> String {
+    public static func conninfo(_ server: String, database: String) -> String {
         guard let scheme = server.range(of: "://") else { return server + " dbname=\(database)" }
         let query = server.firstIndex(of: "?").map { String(server[$0...]) } ?? ""
         let base = server.firstIndex(of: "?").map { String(server[..<$0]) } ?? server
