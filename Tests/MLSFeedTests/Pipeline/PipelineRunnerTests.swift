@@ -70,3 +70,39 @@ import Testing
         }
     }
 }
+
+/// The shipped RESO and agent-roster mappings, end to end in dry runs.
+@Suite struct ShippedMappingTests {
+    static func lines(_ pipeline: String) throws -> (RunSummary, [String]) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("m-\(UUID().uuidString).jsonl")
+        let summary = try PipelineRunnerTests.dryRun(pipeline, output: out.path)
+        let text = try String(contentsOf: out, encoding: .utf8)
+            .replacingOccurrences(of: PipelineRunnerTests.fixtures.path + "/", with: "")
+        return (summary, text.split(separator: "\n").map(String.init))
+    }
+
+    @Test func resoNamedPlainXML() throws {
+        let (summary, lines) = try Self.lines("reso.yaml")
+        #expect(summary.read == 2)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix(#"{"type":"listing","at":"reso.xml:3:3","listing_id":"R-0001","#
+            + #""standard_status":"Active","property_type":"Residential","list_price":725000,"#
+            + #""modification_timestamp":"2026-11-27T18:30:00Z","bedrooms_total":4,"city":"Carlsbad","#
+            + #""postal_code":"92008","list_agent_mls_id":"A-77","extra":{"View":["Ocean","Hills"]},"#))
+        #expect(lines[1].hasPrefix(#"{"type":"agent","at":"reso.xml:3:3","agent_mls_id":"A-77","first_name":"Mia","#
+            + #""email":"mia@example.com","#))
+        #expect(lines[2].contains(#""reasons":["list_price: not a price (\"TBD\")"]"#))
+    }
+
+    @Test func agentRosterUsesEmailWhenThereIsNoID() throws {
+        let (summary, lines) = try Self.lines("roster.yaml")
+        #expect(summary.read == 3)
+        #expect(summary.rejected == 1)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix(#"{"type":"agent","at":"roster.xml:4:3","agent_mls_id":"AG1","first_name":"Jane","#
+            + #""last_name":"Doe","office_mls_id":"OF1","office_name":"Pacific Realty","#
+            + #""office_phone":"(619) 555-0134","mobile_phone":"(858) 555-0199","email":"jdoe@example.com","#))
+        #expect(lines[1].contains(#""agent_mls_id":"ann@example.com""#))
+        #expect(lines[2].contains(#""reasons":["agent_mls_id: required field is missing"]"#))
+    }
+}
