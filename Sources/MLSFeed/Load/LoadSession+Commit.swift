@@ -62,10 +62,19 @@ extension LoadSession {
             try data.execute("ALTER TABLE staging_listings RENAME TO incoming_listings")
             distinct = stagedListings
         }
-        result.duplicates = stagedListings - distinct
         try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
+        // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
+        var present = distinct
+        if skippedListings > 0 {
+            try data.execute("CREATE INDEX ON seen_listings (listing_id)")
+            present += Int(try data.execute("""
+                SELECT count(DISTINCT s.listing_id) FROM seen_listings s
+                WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)
+                """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+        }
+        result.duplicates = stagedListings + skippedListings - present
         if options.mode == .full && !options.force {
-            try checkWithdrawGuard(data, distinct: distinct)
+            try checkWithdrawGuard(data, distinct: present)
         }
         let sourceHadListings = try hasRows(data, "listings")
         if sourceHadListings {
@@ -76,7 +85,7 @@ extension LoadSession {
         } else {
             result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
         }
-        result.unchanged = distinct - result.inserted - result.updated - result.stale
+        result.unchanged = present - result.inserted - result.updated - result.stale
 
         // Agents: the last record of each agent id wins; no history, never withdrawn.
         let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
@@ -93,8 +102,9 @@ extension LoadSession {
         // A source that had no listings before this run has nothing to withdraw.
         if options.mode == .full && sourceHadListings {
             // The newest record of each key is kept, so this is the newest of the whole dump.
-            let newest = try data.execute("SELECT max(modification_timestamp) FROM incoming_listings").rows
-                .first?.first ?? nil
+            let newest = try data.execute("""
+                SELECT greatest(max(modification_timestamp), $1::timestamptz) FROM incoming_listings
+                """, [skippedNewest]).rows.first?.first ?? nil
             let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, newest])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }

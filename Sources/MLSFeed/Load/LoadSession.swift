@@ -17,11 +17,17 @@ public final class LoadSession: @unchecked Sendable {
     var ledger: Connection?
     var data: Connection?
     var stagedListings = 0
-    /// Listing keys staged so far: while no key repeats and every record has a hash, the staging table is
-    /// already the resolved incoming set and the merge skips the DISTINCT ON sort.
-    var stagedListingKeys = Set<String>()
+    /// Hashes of the listing keys staged so far: while no key repeats and every record has a hash, the staging
+    /// table is already the resolved incoming set and the merge skips the DISTINCT ON sort. 64-bit hashes keep
+    /// this at ~16 MB for a million listings; a collision only costs the sort (it reads as a repeat).
+    var stagedListingKeys = Set<Int>()
     var listingsNeedResolving = false
     var stagedAgents = 0
+    /// The source's unchanged listings, read at the first write (nil before).
+    var unchangedListings: UnchangedListings?
+    /// Listings found unchanged and sent as keys only (into `seen_listings`), and the newest of their timestamps.
+    var skippedListings = 0
+    var skippedNewest: String?
     var finished = false
 
     /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
@@ -63,6 +69,7 @@ public final class LoadSession: @unchecked Sendable {
                 BEGIN;
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
+                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL) ON COMMIT DROP;
                 """)
             self.data = data
         } catch {
@@ -75,22 +82,42 @@ public final class LoadSession: @unchecked Sendable {
         if !finished { fail("the load session was released without commit or fail", interrupted: true) }
     }
 
-    /// Copies a batch of listings and agents (in any mix) into the run's staging tables.
+    /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing the source
+    /// already holds with the same content hash is sent as its key only (`seen_listings`).
     public func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
+        if unchangedListings == nil { unchangedListings = try UnchangedListings.load(data, source: options.source) }
+        var staged: [NormalizedRecord] = []
+        var seenKeys: [String] = []
+        staged.reserveCapacity(records.count)
+        for record in records {
+            if record.entity == .listing, let key = record.key, !record.contentHash.isEmpty,
+               let unchanged = unchangedListings, !unchanged.isEmpty,
+               unchanged.contains(key: key, hash: record.contentHash) {
+                seenKeys.append(key)
+                if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
+            } else {
+                staged.append(record)
+            }
+        }
+        if !seenKeys.isEmpty {
+            skippedListings += try data.copyIn("COPY seen_listings (listing_id) FROM STDIN") { writer in
+                for key in seenKeys { try writer.writeRow([key]) }
+            }
+        }
         if !listingsNeedResolving {
-            for record in records where record.entity == .listing {
+            for record in staged where record.entity == .listing {
                 guard let key = record.key, !record.contentHash.isEmpty,
-                      stagedListingKeys.insert(key).inserted else {
+                      stagedListingKeys.insert(key.hashValue).inserted else {
                     listingsNeedResolving = true
                     stagedListingKeys = []
                     break
                 }
             }
         }
-        for entity in Entity.allCases where records.contains(where: { $0.entity == entity }) {
+        for entity in Entity.allCases where staged.contains(where: { $0.entity == entity }) {
             let copied = try data.copyIn(StagingTables.copy(entity)) { writer in
-                for record in records where record.entity == entity {
+                for record in staged where record.entity == entity {
                     try writer.writeRow(StagingTables.row(record))
                 }
             }
