@@ -67,6 +67,14 @@ extension LoadSession {
         var present = distinct
         if skippedListings > 0 {
             try data.execute("CREATE INDEX ON seen_listings (listing_id)")
+            // A changed copy that loses to an unchanged (stored) copy of the same listing, by the dedupe rule
+            // (newest modification_timestamp, then the later record), is a duplicate: it must not overwrite it.
+            present -= try data.execute("""
+                DELETE FROM incoming_listings i USING seen_listings s
+                WHERE s.listing_id = i.listing_id
+                  AND (coalesce(s.modification_timestamp, '-infinity'), s.ordinal)
+                      > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
+                """).affectedRows
             present += Int(try data.execute("""
                 SELECT count(DISTINCT s.listing_id) FROM seen_listings s
                 WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)

@@ -69,7 +69,8 @@ public final class LoadSession: @unchecked Sendable {
                 BEGIN;
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
-                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL) ON COMMIT DROP;
+                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL,
+                                                 modification_timestamp timestamptz) ON COMMIT DROP;
                 """)
             self.data = data
         } catch {
@@ -88,21 +89,23 @@ public final class LoadSession: @unchecked Sendable {
         let data = try activeData()
         if unchangedListings == nil { unchangedListings = try UnchangedListings.load(data, source: options.source) }
         var staged: [NormalizedRecord] = []
-        var seenKeys: [String] = []
+        var seen: [[String?]] = []
         staged.reserveCapacity(records.count)
         for record in records {
             if record.entity == .listing, let key = record.key, !record.contentHash.isEmpty,
                let unchanged = unchangedListings, !unchanged.isEmpty,
                unchanged.contains(key: key, hash: record.contentHash) {
-                seenKeys.append(key)
+                seen.append([key, String(record.ordinal), record.modificationTimestamp])
                 if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
             } else {
                 staged.append(record)
             }
         }
-        if !seenKeys.isEmpty {
-            skippedListings += try data.copyIn("COPY seen_listings (listing_id) FROM STDIN") { writer in
-                for key in seenKeys { try writer.writeRow([key]) }
+        if !seen.isEmpty {
+            skippedListings += try data.copyIn(
+                "COPY seen_listings (listing_id, ordinal, modification_timestamp) FROM STDIN"
+            ) { writer in
+                for row in seen { try writer.writeRow(row) }
             }
         }
         if !listingsNeedResolving {

@@ -47,7 +47,7 @@ enum StagingTables {
             : "\(entity.keyColumn), ordinal DESC"
         return """
             CREATE TEMP TABLE \(incoming(entity)) ON COMMIT DROP AS
-            SELECT DISTINCT ON (\(entity.keyColumn)) \(columns), extra,
+            SELECT DISTINCT ON (\(entity.keyColumn)) ordinal, \(columns), extra,
                    coalesce(content_hash, md5(ROW(\(columns), extra)::text)) AS content_hash
             FROM \(table(entity))
             ORDER BY \(order)
