@@ -91,7 +91,9 @@ extension LoadSession {
             result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
             result.inserted = try data.execute(MergeStatements.insertNew(.listing), [source, run]).affectedRows
         } else {
-            result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
+            result.inserted = try withoutSecondaryIndexesIfEmpty(data, table: "listings") {
+                try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
+            }
         }
         result.unchanged = present - result.inserted - result.updated - result.stale
 
@@ -119,6 +121,27 @@ extension LoadSession {
     }
 
     /// Throws when a full dump carries fewer than `withdrawGuard` of the source's active listings.
+    /// Runs `insert` into `table`; when the table is empty (a first load), its secondary indexes are dropped first
+    /// and built again afterwards, in the same transaction: one sort per index beats maintaining every index row
+    /// by row (as pgloader does). The table is locked until commit, which an empty table can afford.
+    private func withoutSecondaryIndexesIfEmpty(_ data: Connection, table: String,
+                                                _ insert: () throws -> Int) throws -> Int {
+        let empty = try data.execute("SELECT NOT EXISTS (SELECT 1 FROM \(table))").rows.first?.first == "t"
+        guard empty else { return try insert() }
+        let indexes = try data.execute("""
+            SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+            FROM pg_index i WHERE i.indrelid = $1::regclass AND NOT i.indisprimary
+            ORDER BY 1
+            """, [table]).rows.compactMap { row -> (name: String, definition: String)? in
+                guard let name = row[0], let definition = row[1] else { return nil }
+                return (name, definition)
+            }
+        for index in indexes { try data.execute("DROP INDEX \(index.name)") }
+        let inserted = try insert()
+        for index in indexes { try data.execute(index.definition) }
+        return inserted
+    }
+
     private func checkWithdrawGuard(_ data: Connection, distinct: Int) throws {
         let active = Int(try data.execute(
             "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [options.source]
