@@ -37,6 +37,8 @@ def main() -> int:
     phase, summary_path, truth_path, conninfo, out_path = sys.argv[1:6]
     with open(summary_path) as f:
         summary = json.load(f)
+    if isinstance(summary, list):       # a run over several inputs writes one summary per input; bench/run has one
+        summary = summary[-1] if summary else {}
     with open(truth_path) as f:
         truth = json.load(f)
     source = truth.get("source", "sdmls")

@@ -76,7 +76,10 @@ def measurement(d, name):
     s = read(os.path.join(d, name + ".summary.json"))
     if s:
         try:
-            t["summary"] = json.loads(s)
+            summary = json.loads(s)
+            if isinstance(summary, list):       # several inputs: one summary each (bench/run passes one)
+                summary = summary[-1] if summary else {}
+            t["summary"] = summary
         except json.JSONDecodeError:
             pass
     pgcpu = read(os.path.join(d, name + ".pgcpu"))
