@@ -48,7 +48,8 @@ struct Context {
         if exists.rows.isEmpty {
             do {
                 try connection.execute("CREATE DATABASE mlsfeed")
-            } catch let error as PostgresError where error.code == .other("42P04") || error.code == .uniqueViolation {
+            } catch let error as PostgresError
+                        where error.code == .duplicateDatabase || error.code == .uniqueViolation {
                 // Created by a concurrent mlsfeed: fine.
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import MLSFeed
 
 /// The `mlsfeed` executable: exit codes, usage and compiler-style errors (no database needed).
 @Suite struct CLITests {
@@ -79,5 +80,21 @@ import Testing
         #expect(result.stdout.contains(
             "Tests/MLSFeedTests/Fixtures/pipeline/small.xml:7:3: error: MLS 230012347: "
                 + #"list_price: not a price ("call agent")"#))
+    }
+
+    @Test func embeddedDatabaseStartsFromTwoProcessesAtOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("embedded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let config = dir.appendingPathComponent("config.yaml").path
+        try "database: embedded\ndata_dir: \(dir.path)/data\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { _ = try? CLI.run(["db", "stop", "--config", config]) }
+        let results = Locked<[CLI.Result]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let result = try? CLI.run(["db", "start", "--config", config]) { results.update { $0.append(result) } }
+        }
+        #expect(results.value.map(\.status) == [0, 0], "\(results.value.map(\.stderr))")
+        let status = try CLI.run(["db", "status", "--config", config])
+        #expect(status.status == 0)
+        #expect(status.stdout.hasPrefix("embedded PostgreSQL running: host=\(dir.path)/data/postgres/socket"))
     }
 }
