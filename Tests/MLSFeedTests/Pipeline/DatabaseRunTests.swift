@@ -125,4 +125,35 @@ import Testing
         #expect(try Self.scalar(db, "SELECT string_agg(status, ',' ORDER BY id) FROM ingest_runs")
             == "interrupted,succeeded")
     }
+
+    @Test func sigintStopsTheRunCleanlyAsInterrupted() throws {
+        let database = try TestDatabase.fresh()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("int-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let feed = dir.appendingPathComponent("big.xml").path
+        _ = try FixtureGenerator.generate(FixtureOptions(listings: 8_000, output: feed, seed: 8))
+
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["run", Self.root.appendingPathComponent("pipelines/sample.yaml").path, "--input", feed,
+                             "--database", database, "--quiet", "--no-progress"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let db = try Connection(database)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline,
+              (try? Self.scalar(db, "SELECT count(*) FROM ingest_runs WHERE status = 'running'")) != "1" {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.contains("error: the run was interrupted; the database keeps its last good state"))
+        #expect(try Self.scalar(db, "SELECT status FROM ingest_runs") == "interrupted")
+        #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "0")
+    }
 }
