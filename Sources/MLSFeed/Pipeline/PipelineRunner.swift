@@ -282,13 +282,19 @@ public final class PipelineRunner: @unchecked Sendable {
                     reader = makeRecordReader(settings: config.parse, source: name)
                     documentStart = ordinal + pending.count
                 }
-                let before = ordinal + pending.count
+                // Busy time is the parsing only: waiting on a full queue downstream is not the parser's.
+                let records: [RawRecord]
                 if let bytes = chunk.bytes {
                     try reader!.feed(bytes[...])
-                    try emit(reader!.takeRecords())
+                    records = reader!.takeRecords()
                 } else {
                     try reader!.finish()
-                    try emit(reader!.takeRecords())
+                    records = reader!.takeRecords()
+                }
+                control.record(stage: "parse", itemsIn: chunk.bytes?.count ?? 0, itemsOut: records.count,
+                               seconds: monotonicSeconds() - t0)
+                try emit(records)
+                if chunk.bytes == nil {
                     let name = names.value[chunk.document] ?? input.displayName
                     state.addWarnings(reader!.report.warnings.map { "\(name): \($0)" })
                     state.addRemoved(reader!.report.sanitizedCharacters)
@@ -296,8 +302,6 @@ public final class PipelineRunner: @unchecked Sendable {
                     try flush()
                     feedback.report(document: chunk.document, hadRecords: ordinal > documentStart)
                 }
-                control.record(stage: "parse", itemsIn: chunk.bytes?.count ?? 0,
-                               itemsOut: ordinal + pending.count - before, seconds: monotonicSeconds() - t0)
             }
             try flush()
         }
