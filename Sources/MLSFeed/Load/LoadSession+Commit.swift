@@ -41,7 +41,7 @@ extension LoadSession {
             try data.execute("COMMIT")
             finished = true
             self.data = nil
-            ledger = nil
+            releaseLedger()
             return result
         } catch {
             fail(String(describing: error))

@@ -156,6 +156,15 @@ public final class LoadSession: @unchecked Sendable {
         _ = try? ledger?.execute("""
             UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), error = $3 WHERE id = $1
             """, [String(runID), interrupted ? "interrupted" : "failed", ConnectionString.redacted(message)])
+        releaseLedger()
+    }
+
+    /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would
+    /// free the lock only when the server process exits, a moment later: a run started right after could still
+    /// find it held.
+    func releaseLedger() {
+        _ = try? ledger?.execute("SELECT pg_advisory_unlock($1, hashtext($2))",
+                                 [String(LoadSession.lockNamespace), LoadSession.lockName(options)])
         ledger = nil
     }
 
