@@ -156,4 +156,28 @@ import Testing
         #expect(try Self.scalar(db, "SELECT status FROM ingest_runs") == "interrupted")
         #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "0")
     }
+
+    @Test func directoryBackfillRunsEachFileAndResumesByChangeDetection() throws {
+        let database = try TestDatabase.fresh()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("backfill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let first = try FixtureGenerator.generate(FixtureOptions(listings: 200, output: dir.path + "/2026-11-27.xml",
+                                                                 seed: 1))
+        _ = try FixtureGenerator.generate(FixtureOptions(listings: 200, output: dir.path + "/2026-11-28.xml",
+                                                         seed: 1))
+        var options = RunOptions()
+        options.conninfo = database
+        options.input = dir.path
+        options.mode = .incremental
+        let runner = PipelineRunner(config: try Self.sample(), options: options)
+        let summaries = try runner.runAll()
+        // One run per file, in name order; the second file is the same market, so nothing new is inserted.
+        #expect(summaries.map(\.status) == [.succeeded, .succeeded])
+        #expect(summaries.map { $0.inputs.first.map { URL(fileURLWithPath: $0.location).lastPathComponent } }
+            == ["2026-11-27.xml", "2026-11-28.xml"])
+        #expect(summaries.map(\.load.inserted) == [first.uniqueValid, 0])
+        // A rerun of the backfill skips the files already loaded.
+        let again = try PipelineRunner(config: try Self.sample(), options: options).runAll()
+        #expect(again.map(\.status) == [.unchanged, .unchanged])
+    }
 }
