@@ -4,6 +4,12 @@ extension FixtureListing {
         FixtureRandom(seed, UInt64(index), 100 + UInt64(field.rawValue))
     }
 
+    /// Puts one value picked from `choices` by the field's own random stream.
+    private func putPick(_ field: FixtureField, _ choices: [String], into rec: inout FixtureRecord) {
+        var r = stream(field)
+        rec.put(field, r.pick(choices))
+    }
+
     private var isLand: Bool { propertyType == 3 }
     private var isCondo: Bool { propertyType == 1 }
 
@@ -208,8 +214,7 @@ extension FixtureListing {
             let text = "\(freeway) to \(exit), \(heading) — \(turn) on \(street) to the property on the \(turn)."
             rec.put(.directions, text)
         }
-        r = stream(.ftrToshow)
-        rec.put(.ftrToshow, r.pick(FixtureMarket.showing))
+        putPick(.ftrToshow, FixtureMarket.showing, into: &rec)
         r = stream(.ownerName)
         if r.chance(0.7) { rec.put(.ownerName, r.pick(FixtureMarket.ownerNames)) }
         r = stream(.virtualTourURL)
@@ -241,8 +246,7 @@ extension FixtureListing {
         if !isLand { rec.put(.pool, r.pick(FixtureMarket.pools)) }
         r = stream(.spa)
         if !isLand && r.chance(0.7) { rec.put(.spa, r.chance(0.3) ? "Yes" : "No") }
-        r = stream(.view)
-        rec.put(.view, r.pick(FixtureMarket.views))
+        putPick(.view, FixtureMarket.views, into: &rec)
         r = stream(.hoaFee)
         if isCondo || r.chance(0.2) {
             rec.putInt(.hoaFee, isCondo ? r.between(180, 900) : r.between(30, 250))
@@ -254,16 +258,11 @@ extension FixtureListing {
         r = stream(.highSchool)
         if r.chance(0.6) { rec.put(.highSchool, r.pick(FixtureMarket.schools)) }
         if !isLand {
-            r = stream(.roof)
-            rec.put(.roof, r.pick(FixtureMarket.roofs))
-            r = stream(.heating)
-            rec.put(.heating, r.pick(FixtureMarket.heatings))
-            r = stream(.cooling)
-            rec.put(.cooling, r.pick(FixtureMarket.coolings))
-            r = stream(.laundry)
-            rec.put(.laundry, r.pick(FixtureMarket.laundries))
-            r = stream(.flooring)
-            rec.put(.flooring, r.pick(FixtureMarket.floorings))
+            putPick(.roof, FixtureMarket.roofs, into: &rec)
+            putPick(.heating, FixtureMarket.heatings, into: &rec)
+            putPick(.cooling, FixtureMarket.coolings, into: &rec)
+            putPick(.laundry, FixtureMarket.laundries, into: &rec)
+            putPick(.flooring, FixtureMarket.floorings, into: &rec)
             r = stream(.appliances)
             let m = rec.mark
             let all = FixtureMarket.appliances
@@ -274,23 +273,16 @@ extension FixtureListing {
                 first = false
             }
             rec.close(.appliances, from: m)
-            r = stream(.exterior)
-            rec.put(.exterior, r.pick(FixtureMarket.exteriors))
-            r = stream(.construction)
-            rec.put(.construction, r.pick(FixtureMarket.constructions))
-            r = stream(.style)
-            rec.put(.style, r.pick(FixtureMarket.styles))
+            putPick(.exterior, FixtureMarket.exteriors, into: &rec)
+            putPick(.construction, FixtureMarket.constructions, into: &rec)
+            putPick(.style, FixtureMarket.styles, into: &rec)
             r = stream(.solar)
             rec.put(.solar, ["Owned", "Leased", "None", "", "Power Purchase Agreement"][r.below(5)])
         }
-        r = stream(.zoning)
-        rec.put(.zoning, r.pick(FixtureMarket.zonings))
-        r = stream(.sewer)
-        rec.put(.sewer, r.pick(FixtureMarket.sewers))
-        r = stream(.water)
-        rec.put(.water, r.pick(FixtureMarket.waters))
-        r = stream(.lotDescription)
-        rec.put(.lotDescription, r.pick(FixtureMarket.lotDescriptions))
+        putPick(.zoning, FixtureMarket.zonings, into: &rec)
+        putPick(.sewer, FixtureMarket.sewers, into: &rec)
+        putPick(.water, FixtureMarket.waters, into: &rec)
+        putPick(.lotDescription, FixtureMarket.lotDescriptions, into: &rec)
         r = stream(.seniorCommunity)
         rec.put(.seniorCommunity, r.chance(0.05) ? "Yes" : "No")
         r = stream(.taxRate)
@@ -300,10 +292,8 @@ extension FixtureListing {
         rec.close(.taxRate, from: m)
         r = stream(.melloRoos)
         rec.put(.melloRoos, r.chance(0.15) ? "Yes" : "No")
-        r = stream(.listingTerms)
-        rec.put(.listingTerms, r.pick(FixtureMarket.listingTerms))
-        r = stream(.occupancy)
-        rec.put(.occupancy, r.pick(FixtureMarket.occupancies))
+        putPick(.listingTerms, FixtureMarket.listingTerms, into: &rec)
+        putPick(.occupancy, FixtureMarket.occupancies, into: &rec)
         r = stream(.internetDisplay)
         rec.put(.internetDisplay, r.chance(0.95) ? "Y" : "N")
     }
