@@ -41,6 +41,14 @@ public final class Connection: @unchecked Sendable {
         return try pq.endCopy()
     }
 
+    /// Runs `COPY ... TO STDOUT` (text format) and hands `consume` each row's bytes, without the newline, in a
+    /// buffer reused for the next row; returns the rows copied. An error thrown by `consume` is rethrown once
+    /// the server has finished the COPY (the rest of its rows are read and dropped).
+    @discardableResult
+    public func copyOut(_ sql: String, _ consume: ([UInt8]) throws -> Void) throws -> Int {
+        try pq.copyOut(sql, consume)
+    }
+
     /// Runs `body` between `BEGIN` and `COMMIT`; `ROLLBACK` when it throws (the error is rethrown).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")

@@ -113,6 +113,43 @@ final class LibPQConnection {
         return copied
     }
 
+    /// Runs `COPY ... TO STDOUT` (text format), handing each row's bytes (without its newline) to `consume` in a
+    /// reused buffer; then reads results until none is left. Returns the rows copied.
+    func copyOut(_ sql: String, _ consume: ([UInt8]) throws -> Void) throws -> Int {
+        try check(.result(PQexec(handle, sql), accepting: [PGRES_COPY_OUT]))
+        var line: [UInt8] = []
+        var firstError: Error?
+        while true {
+            var buffer: UnsafeMutablePointer<CChar>?
+            let length = PQgetCopyData(handle, &buffer, 0)
+            guard length > 0, let buffer else {
+                // -1: the COPY is over (its result follows); -2: an error, reported by the result or the connection.
+                if length == -2 { firstError = connectionError() }
+                break
+            }
+            defer { PQfreemem(buffer) }
+            guard firstError == nil else { continue }
+            line.removeAll(keepingCapacity: true)
+            let count = Int(length) - (buffer[Int(length) - 1] == 0x0A ? 1 : 0)
+            buffer.withMemoryRebound(to: UInt8.self, capacity: count) {
+                line.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+            do { try consume(line) } catch { firstError = error }
+        }
+        var copied = 0
+        while let raw = PQgetResult(handle) {
+            do {
+                if let result = try check(.result(raw, accepting: [PGRES_COMMAND_OK])) {
+                    copied = read(result).affectedRows
+                }
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        return copied
+    }
+
     // MARK: - Checking
 
     /// What a libpq call returned, for the one checking helper.

@@ -10,9 +10,17 @@ public struct NormalizedRecord: Sendable, Hashable {
     public var ordinal: Int
     /// Hex hash of the normalized content (values and extra, not position): equal hashes mean an unchanged row.
     public var contentHash: String
+    /// The raw fingerprint of the record it came from (`RawHash`), kept with the listing so the next run can
+    /// recognise an unchanged copy; nil when the record had warnings (they must be counted again) or is an agent.
+    public var rawHash: UInt64?
+    /// An unchanged copy of a stored listing: `values` holds only its key and modification timestamp, and the
+    /// load sends just the key.
+    public var isStored: Bool
 
     public init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int,
-                contentHash: String = "") {
+                contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false) {
+        self.rawHash = rawHash
+        self.isStored = isStored
         self.entity = entity
         self.values = values
         self.extra = extra

@@ -22,12 +22,20 @@ public struct RawRecord: Sendable, Hashable {
     /// Set when the parser could not read the record whole (e.g. values count differs from keys count).
     /// Such a record is rejected as a whole with this reason, never loaded half-mapped.
     public var defect: String?
+    /// The record's raw fingerprint (`RawHash`), when the run keeps one (database runs of listing feeds).
+    public var rawHash: UInt64?
+    /// Set when the record is an unchanged copy of a stored listing: `fields` then holds only the keys the
+    /// recognizer needs (see `RawRecognizer.neededKeys`).
+    public var stored: StoredCopy?
 
-    public init(fields: [RawField], position: SourcePosition, ordinal: Int, defect: String? = nil) {
+    public init(fields: [RawField], position: SourcePosition, ordinal: Int, defect: String? = nil,
+                rawHash: UInt64? = nil, stored: StoredCopy? = nil) {
         self.fields = fields
         self.position = position
         self.ordinal = ordinal
         self.defect = defect
+        self.rawHash = rawHash
+        self.stored = stored
     }
 
     /// The first non-empty value of `key`, if any.

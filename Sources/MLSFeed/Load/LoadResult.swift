@@ -7,6 +7,8 @@ public struct LoadResult: Sendable, Hashable {
     public var updated = 0
     /// Listings whose content was identical: not written at all.
     public var unchanged = 0
+    /// Of the unchanged, records recognised by their raw fingerprint before normalizing: sent as keys only.
+    public var recognized = 0
     /// Listings whose stored row is newer than the incoming one: left as they were.
     public var stale = 0
     /// Listings a full dump no longer carries, marked off-market.

@@ -81,6 +81,7 @@ extension LoadSession {
                 """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }
         result.duplicates = stagedListings + skippedListings - present
+        result.recognized = skippedListings
         if options.mode == .full && !options.force {
             try checkWithdrawGuard(data, distinct: present)
         }
@@ -90,6 +91,7 @@ extension LoadSession {
             result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
             result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
             result.inserted = try data.execute(MergeStatements.insertNew(.listing), [source, run]).affectedRows
+            try data.execute(MergeStatements.refreshRawHashes, [source])
         } else {
             result.inserted = try withoutSecondaryIndexesIfEmpty(data, table: "listings") {
                 try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows

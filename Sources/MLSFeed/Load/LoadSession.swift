@@ -23,9 +23,8 @@ public final class LoadSession: @unchecked Sendable {
     var stagedListingKeys = Set<Int>()
     var listingsNeedResolving = false
     var stagedAgents = 0
-    /// The source's unchanged listings, read at the first write (nil before).
-    var unchangedListings: UnchangedListings?
-    /// Listings found unchanged and sent as keys only (into `seen_listings`), and the newest of their timestamps.
+    /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`), and
+    /// the newest of their timestamps.
     var skippedListings = 0
     var skippedNewest: String?
     var finished = false
@@ -83,18 +82,43 @@ public final class LoadSession: @unchecked Sendable {
         if !finished { fail("the load session was released without commit or fail", interrupted: true) }
     }
 
-    /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing the source
-    /// already holds with the same content hash is sent as its key only (`seen_listings`).
+    /// The source's on-market listings by the raw fingerprint of the record that made them (see `RawHash`), read
+    /// in the run's transaction with one `COPY ... TO STDOUT`. Listings read with warnings have none, and
+    /// off-market ones are left out, so a listing that comes back is staged and restored as usual.
+    public func storedListings() throws -> StoredListings {
+        let data = try activeData()
+        // COPY takes no parameters: the source travels in a transaction-local setting instead.
+        try data.execute("SELECT set_config('mlsfeed.source', $1, true)", [options.source])
+        let count = Int(try data.execute("""
+            SELECT count(*) FROM listings
+            WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL AND raw_hash IS NOT NULL
+            """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+        var builder = StoredListings.Builder(expectedCount: count)
+        guard count > 0 else { return builder.build() }
+        try data.copyOut("""
+            COPY (SELECT raw_hash, extract(epoch FROM modification_timestamp)::bigint FROM listings
+                  WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL
+                    AND raw_hash IS NOT NULL) TO STDOUT
+            """) { line in
+            guard let tab = line.firstIndex(of: 0x09), let hash = Int64(ascii: line[..<tab]) else {
+                throw LoadError("unreadable stored fingerprint row: \(String(decoding: line, as: UTF8.self))")
+            }
+            let seconds = line[(tab + 1)...]
+            builder.append(UInt64(bitPattern: hash), seconds: seconds.elementsEqual("\\N".utf8) ? nil
+                           : Int64(ascii: seconds))
+        }
+        return builder.build()
+    }
+
+    /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing recognised as
+    /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`).
     public func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
-        if unchangedListings == nil { unchangedListings = try UnchangedListings.load(data, source: options.source) }
         var staged: [NormalizedRecord] = []
         var seen: [[String?]] = []
         staged.reserveCapacity(records.count)
         for record in records {
-            if record.entity == .listing, let key = record.key, !record.contentHash.isEmpty,
-               let unchanged = unchangedListings, !unchanged.isEmpty,
-               unchanged.contains(key: key, hash: record.contentHash) {
+            if record.isStored, let key = record.key {
                 seen.append([key, String(record.ordinal), record.modificationTimestamp])
                 if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
             } else {
@@ -127,6 +151,7 @@ public final class LoadSession: @unchecked Sendable {
             if entity == .listing { stagedListings += copied } else { stagedAgents += copied }
         }
     }
+
 
     /// Copies rejected records, with their reasons and raw fields, into `rejects` (inside the run's transaction).
     public func write(rejects: [Reject]) throws {

@@ -8,10 +8,11 @@ enum MergeStatements {
     /// All incoming rows inserted as they are: the fast path for a source with no rows yet.
     static func insertAll(_ entity: Entity) -> String {
         let columns = entity.columns.map(\.name).joined(separator: ", ")
+        let bookkeeping = StagingTables.bookkeeping(entity)
         return """
             INSERT INTO \(entity == .listing ? "listings" : "agents")
-                (source, \(columns), extra, content_hash, first_seen_run, last_changed_run)
-            SELECT $1, \(columns), extra, content_hash, $2, $2 FROM \(StagingTables.incoming(entity))
+                (source, \(columns), extra, content_hash\(bookkeeping), first_seen_run, last_changed_run)
+            SELECT $1, \(columns), extra, content_hash\(bookkeeping), $2, $2 FROM \(StagingTables.incoming(entity))
             """
     }
 
@@ -42,8 +43,10 @@ enum MergeStatements {
             ),
             changed AS (
                 UPDATE listings l
-                SET (\(assigned.joined(separator: ", ")), extra, content_hash, last_changed_run, off_market_at) =
-                    (\(assigned.map { "i." + $0 }.joined(separator: ", ")), i.extra, i.content_hash, $2, NULL)
+                SET (\(assigned.joined(separator: ", ")), extra, content_hash, raw_hash, last_changed_run,
+                     off_market_at) =
+                    (\(assigned.map { "i." + $0 }.joined(separator: ", ")), i.extra, i.content_hash, i.raw_hash, $2,
+                     NULL)
                 FROM incoming_listings i JOIN diff d ON d.listing_id = i.listing_id AND d.fresh
                 WHERE l.source = $1 AND l.listing_id = i.listing_id
                 RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp
@@ -65,6 +68,16 @@ enum MergeStatements {
             SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale
             """
     }()
+
+    /// On-market listings whose content is unchanged but whose record was spelled differently (or read with
+    /// warnings) keep the incoming raw fingerprint, so the next run recognises them (or stops doing so).
+    /// Touches nothing in the steady state: a listing recognised unchanged is never staged.
+    static let refreshRawHashes = """
+        UPDATE listings l SET raw_hash = i.raw_hash
+        FROM incoming_listings i
+        WHERE l.source = $1 AND l.listing_id = i.listing_id AND l.off_market_at IS NULL
+          AND l.content_hash = i.content_hash AND l.raw_hash IS DISTINCT FROM i.raw_hash
+        """
 
     /// Agents whose content changed are updated; a field the incoming record lacks keeps its stored value
     /// (listing-embedded agents carry fewer fields than roster records). Returns the rows updated.

@@ -44,6 +44,7 @@ public enum Migrations {
         (1, "tables", tables),
         (2, "search indexes", searchIndexes),
         (3, "lighter location and price indexes", lighterIndexes),
+        (4, "raw fingerprints of listings", rawHashes),
     ]
 
     private static let tables = """
@@ -206,5 +207,12 @@ public enum Migrations {
         DROP INDEX listings_office_idx;
         CREATE INDEX listings_location_idx ON listings USING gist (point(longitude, latitude))
             WHERE latitude IS NOT NULL AND longitude IS NOT NULL;
+        """
+
+    /// The raw fingerprint (`RawHash`) of the record each listing was last loaded from, NULL when it was read
+    /// with warnings: a later run recognises an unchanged record by it before normalizing. Adding a nullable
+    /// column without a default rewrites nothing.
+    private static let rawHashes = """
+        ALTER TABLE listings ADD COLUMN raw_hash bigint;
         """
 }

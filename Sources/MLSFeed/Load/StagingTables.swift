@@ -11,30 +11,36 @@ enum StagingTables {
         entity == .listing ? "incoming_listings" : "incoming_agents"
     }
 
+    /// Bookkeeping columns after `extra` and `content_hash`: listings keep their raw fingerprint (`RawHash`).
+    static func bookkeeping(_ entity: Entity) -> String {
+        entity == .listing ? ", raw_hash" : ""
+    }
+
     /// `CREATE TEMP TABLE` of the entity's staging table (dropped at commit or rollback).
     static func create(_ entity: Entity) -> String {
         let columns = entity.columns.map { column in
             "\(column.name) \(column.type.rawValue)\(column.name == entity.keyColumn ? " NOT NULL" : "")"
         }
         return "CREATE TEMP TABLE \(table(entity)) (ordinal bigint NOT NULL, " + columns.joined(separator: ", ")
-            + ", extra jsonb NOT NULL, content_hash text) ON COMMIT DROP"
+            + ", extra jsonb NOT NULL, content_hash text\(entity == .listing ? ", raw_hash bigint" : "")) ON COMMIT DROP"
     }
 
     /// The `COPY ... FROM STDIN` of the entity's staging table.
     static func copy(_ entity: Entity) -> String {
-        "COPY \(table(entity)) (ordinal, \(entity.columns.map(\.name).joined(separator: ", ")), extra, content_hash)"
-            + " FROM STDIN"
+        "COPY \(table(entity)) (ordinal, \(entity.columns.map(\.name).joined(separator: ", ")), extra, content_hash"
+            + "\(bookkeeping(entity))) FROM STDIN"
     }
 
     /// One record as a COPY row, in the column order of `copy`.
     static func row(_ record: NormalizedRecord) -> [String?] {
         var fields: [String?] = [String(record.ordinal)]
-        fields.reserveCapacity(record.entity.columns.count + 3)
+        fields.reserveCapacity(record.entity.columns.count + 4)
         for column in record.entity.columns {
             fields.append(record.values[column.name]?.sqlText)
         }
         fields.append(JSONText.object(record.extra))
         fields.append(record.contentHash.isEmpty ? nil : record.contentHash)
+        if record.entity == .listing { fields.append(record.rawHash.map { String(Int64(bitPattern: $0)) }) }
         return fields
     }
 
@@ -48,7 +54,7 @@ enum StagingTables {
         return """
             CREATE TEMP TABLE \(incoming(entity)) ON COMMIT DROP AS
             SELECT DISTINCT ON (\(entity.keyColumn)) ordinal, \(columns), extra,
-                   coalesce(content_hash, md5(ROW(\(columns), extra)::text)) AS content_hash
+                   coalesce(content_hash, md5(ROW(\(columns), extra)::text)) AS content_hash\(bookkeeping(entity))
             FROM \(table(entity))
             ORDER BY \(order)
             """

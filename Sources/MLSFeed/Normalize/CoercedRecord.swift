@@ -10,7 +10,7 @@ public enum FieldOutcome: Sendable, Hashable {
 /// A record after the normalize stage: one outcome per mapped field, the unplaced keys, and the raw record.
 public struct CoercedRecord: Sendable, Hashable {
     public var entity: Entity
-    /// Parallel to the mapping's fields (or embedded-agent fields).
+    /// Parallel to the mapping's fields; for a recognised stored copy (`raw.stored`), the key field's alone.
     public var outcomes: [FieldOutcome]
     public var extra: [RawField]
     public var raw: RawRecord

@@ -8,25 +8,27 @@ struct ContentHash {
 
     mutating func update(_ text: String) {
         var copy = text
-        copy.withUTF8 { bytes in
-            var i = 0
-            let n = bytes.count
-            let base = UnsafeRawPointer(bytes.baseAddress)
-            while i + 8 <= n, let base {
-                // Little-endian word at any alignment: the same value on every machine this runs on.
-                mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                i += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < n {
-                tail |= UInt64(bytes[i]) << shift
-                shift += 8
-                i += 1
-            }
-            mix(tail ^ (UInt64(n) << 56))
+        copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Mixes `bytes` in, a little-endian word at a time, then a tail word tagged with the length.
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        let n = bytes.count
+        while i + 8 <= n {
+            // Little-endian word at any alignment: the same value on every machine this runs on.
+            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            i += 8
         }
-        length &+= UInt64(copy.utf8.count)
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(bytes[i]) << shift
+            shift += 8
+            i += 1
+        }
+        mix(tail ^ (UInt64(n) << 56))
+        length &+= UInt64(n)
     }
 
     /// A field separator that cannot be confused with content.
@@ -41,13 +43,23 @@ struct ContentHash {
     }
 
     func finalize() -> String {
+        let (x, y) = lanes()
+        return hex(x) + hex(y)
+    }
+
+    /// The 64-bit form (the first lane of `finalize`).
+    func finalize64() -> UInt64 {
+        lanes().0
+    }
+
+    private func lanes() -> (UInt64, UInt64) {
         var x = a ^ length
         var y = b &+ length
         x = (x ^ (x >> 33)) &* 0xC4CE_B9FE_1A85_EC53
         y = (y ^ (y >> 33)) &* 0xFF51_AFD7_ED55_8CCD
         x ^= y >> 17
         y ^= x >> 31
-        return hex(x) + hex(y)
+        return (x, y)
     }
 
     private func hex(_ v: UInt64) -> String {

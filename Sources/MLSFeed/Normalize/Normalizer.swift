@@ -6,18 +6,53 @@ import Foundation
 public struct Normalizer: Sendable {
     public let mapping: Mapping
     public let zone: TimeZone?
+    /// Fingerprints records the parser did not, and recognises stored listings among them (database runs).
+    public let recognizer: RawRecognizer?
     private let placed: Set<String>
+    /// The index of the key field in `mapping.fields`.
+    private let keyField: Int?
 
-    public init(mapping: Mapping, zone: TimeZone?) {
+    public init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil) {
         self.mapping = mapping
         self.zone = zone
+        self.recognizer = recognizer
         self.placed = mapping.placedKeys
+        self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
     }
 
     /// Coerces a batch; records the parser already found defective pass through with no outcomes.
     public func process(_ batch: [RawRecord]) -> [CoercedRecord] {
         var layout = KeyLayout()
-        return batch.map { coerce($0, layout: &layout) }
+        var storedLayout = KeyLayout()
+        return batch.map { raw in
+            var raw = raw
+            if let recognizer, raw.rawHash == nil, raw.defect == nil {
+                let hash = recognizer.hash.of(raw.fields)
+                raw.rawHash = hash
+                raw.stored = recognizer.stored.lookup(hash)
+            }
+            if raw.stored != nil { return coerceStored(raw, layout: &storedLayout) }
+            return coerce(raw, layout: &layout)
+        }
+    }
+
+    /// A recognised copy of a stored listing: only its key (the one outcome) and its embedded agent are coerced.
+    func coerceStored(_ raw: RawRecord, layout: inout KeyLayout) -> CoercedRecord {
+        layout.adopt(raw.fields, mapping: mapping, placed: placed)
+        var removed = 0
+        var outcomes: [FieldOutcome] = []
+        if let keyField {
+            outcomes.append(outcome(of: mapping.fields[keyField], at: layout.fieldPositions[keyField], in: raw,
+                                    removed: &removed))
+        }
+        var agent: [FieldOutcome]?
+        if !mapping.embeddedAgent.isEmpty {
+            agent = zip(mapping.embeddedAgent, layout.agentPositions).map {
+                outcome(of: $0, at: $1, in: raw, removed: &removed)
+            }
+        }
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw, embeddedAgent: agent,
+                             removedCharacters: removed)
     }
 
     func coerce(_ raw: RawRecord, layout: inout KeyLayout) -> CoercedRecord {

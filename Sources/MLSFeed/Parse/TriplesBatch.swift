@@ -13,10 +13,22 @@ struct TriplesBatch: Sendable {
         var keySet: Int
     }
 
-    /// A keys list with the index of `mls_number` in it.
+    /// A keys list with the index of `mls_number` in it, its fingerprint, and which keys a recognised (stored)
+    /// record still needs.
     struct KeySet: Sendable {
         var keys: [String]
         var mlsIndex: Int?
+        var hash: UInt64 = 0
+        var needed: [Bool] = []
+
+        init(keys: [String], recognizer: RawRecognizer?) {
+            self.keys = keys
+            mlsIndex = keys.firstIndex(of: "mls_number")
+            if let recognizer {
+                hash = RawHash.keys(keys)
+                needed = keys.map { recognizer.neededKeys.contains($0) }
+            }
+        }
     }
 
     var bytes: [UInt8] = []
@@ -26,8 +38,11 @@ struct TriplesBatch: Sendable {
     var valuesElement: String
     var keysElement: String
     var recordElement: String
+    /// Fingerprints every record and recognises stored listings (database runs).
+    var recognizer: RawRecognizer?
 
-    init(settings: TriplesSettings) {
+    init(settings: TriplesSettings, recognizer: RawRecognizer?) {
+        self.recognizer = recognizer
         delimiter = Array(settings.delimiter.utf8)
         valuesElement = settings.valuesElement
         keysElement = settings.keysElement
@@ -64,6 +79,18 @@ struct TriplesBatch: Sendable {
             }
             let keySet = keySets[entry.keySet]
             let keys = keySet.keys
+            var rawHash: UInt64?
+            if let recognizer {
+                let hash = bytes.withUnsafeBytes {
+                    recognizer.hash.of(keys: keySet.hash, values: UnsafeRawBufferPointer(rebasing: $0[values]))
+                }
+                rawHash = hash
+                if let copy = recognizer.stored.lookup(hash), let fields = neededFields(values, keySet) {
+                    records.append(RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal,
+                                             rawHash: hash, stored: copy))
+                    continue
+                }
+            }
             var fields: [RawField] = []
             fields.reserveCapacity(keys.count)
             var count = 0
@@ -96,8 +123,23 @@ struct TriplesBatch: Sendable {
                 }
                 defect = reason
             }
-            records.append(RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal, defect: defect))
+            records.append(RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal, defect: defect,
+                                     rawHash: defect == nil ? rawHash : nil))
         }
         return records
+    }
+
+    /// The fields of a recognised record that its key set marks needed; nil when the values do not pair up with
+    /// the keys (never for a record that was once loaded: it then takes the full path).
+    private func neededFields(_ values: Range<Int>, _ keySet: KeySet) -> [RawField]? {
+        var fields: [RawField] = []
+        var count = 0
+        DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
+            if count < keySet.needed.count && keySet.needed[count] {
+                fields.append(RawField(keySet.keys[count], DelimitedText.string(bytes, range)))
+            }
+            count += 1
+        }
+        return count == keySet.keys.count ? fields : nil
     }
 }

@@ -43,11 +43,11 @@ final class TriplesHandler: RecordHandler {
     @exclusivity(unchecked) private var recordValues: Range<Int>?
     @exclusivity(unchecked) private var ordinal = 0
 
-    init(settings: TriplesSettings, source: String) {
+    init(settings: TriplesSettings, source: String, recognizer: RawRecognizer? = nil) {
         self.settings = settings
         self.source = source
         self.delimiter = Array(settings.delimiter.utf8)
-        self.batch = TriplesBatch(settings: settings)
+        self.batch = TriplesBatch(settings: settings, recognizer: recognizer)
     }
 
     func bind(_ parser: XMLPushParser) {
@@ -84,7 +84,7 @@ final class TriplesHandler: RecordHandler {
                 recordValues = captureStart..<parser.text.count
             } else if name == keysName {
                 let keys = splitKeys(parser.text, captureStart..<parser.text.count)
-                let keySet = TriplesBatch.KeySet(keys: keys, mlsIndex: keys.firstIndex(of: "mls_number"))
+                let keySet = TriplesBatch.KeySet(keys: keys, recognizer: batch.recognizer)
                 if inRecord {
                     recordKeys = keySet
                 } else {

@@ -14,6 +14,11 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
 
     var runID: Int64 { session.runID }
 
+    /// The source's stored listings by raw fingerprint, for recognising unchanged records.
+    func storedListings() throws -> StoredListings {
+        try session.storedListings()
+    }
+
     func write(_ records: [NormalizedRecord], rejects: [Reject]) throws {
         if !records.isEmpty { try session.write(records) }
         if !rejects.isEmpty { try session.write(rejects: rejects) }

@@ -105,12 +105,24 @@ public final class PipelineRunner: @unchecked Sendable {
             return summary
         }
 
+        // A database run fingerprints each listing record and recognises the unchanged copies of stored listings.
+        var recognizer: RawRecognizer?
+        if let database {
+            do {
+                recognizer = RawRecognizer(mapping: config.mapping, zone: config.timeZone,
+                                           stored: try database.storedListings())
+            } catch {
+                return finish(summary, failure: error, sink: sink, started: started)
+            }
+        }
+
         let state = Totals()
         control.declare(stages: StageSettings.stageNames)
         let progress = options.progress ? ProgressReporter(state: state, inputs: [input]) : nil
         progress?.start()
         let identity = Locked<InputIdentity?>(nil)
-        launchStages(opened, input: input, sink: sink, state: state, control: control, identity: identity)
+        launchStages(opened, input: input, sink: sink, recognizer: recognizer, state: state, control: control,
+                     identity: identity)
         progress?.stop()
 
         summary.read = state.read
@@ -199,8 +211,8 @@ public final class PipelineRunner: @unchecked Sendable {
         var rejects: [Reject]
     }
 
-    private func launchStages(_ opened: Opened, input: InputFile, sink: RecordSink, state: Totals,
-                              control: RunControl, identity: Locked<InputIdentity?>) {
+    private func launchStages(_ opened: Opened, input: InputFile, sink: RecordSink, recognizer: RawRecognizer?,
+                              state: Totals, control: RunControl, identity: Locked<InputIdentity?>) {
         let chunks = BoundedQueue<Chunk>(capacity: config.stage("fetch").queueDepth)
         let raw = BoundedQueue<[RawRecord]>(capacity: config.stage("normalize").queueDepth)
         let coerced = BoundedQueue<[CoercedRecord]>(capacity: config.stage("validate").queueDepth,
@@ -213,7 +225,7 @@ public final class PipelineRunner: @unchecked Sendable {
             control.onCancel(cancel)
         }
         let group = DispatchGroup()
-        let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone)
+        let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, recognizer: recognizer)
         let validator = Validator(mapping: config.mapping)
         let unsafeOpened = UncheckedBox(opened)
         let names = Locked<[Int: String]>([:])
@@ -279,7 +291,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 let t0 = monotonicSeconds()
                 if reader == nil {
                     let name = names.value[chunk.document] ?? input.displayName
-                    reader = makeRecordReader(settings: config.parse, source: name)
+                    reader = makeRecordReader(settings: config.parse, source: name, recognizer: recognizer)
                     documentStart = ordinal + pending.count
                 }
                 // Busy time is the parsing only: waiting on a full queue downstream is not the parser's.

@@ -16,6 +16,7 @@ extension RunSummary {
             ("inserted", String(load.inserted)),
             ("updated", String(load.updated)),
             ("unchanged", String(load.unchanged)),
+            ("recognized", String(load.recognized)),
             ("stale", String(load.stale)),
             ("withdrawn", String(load.withdrawn)),
             ("seconds", String(format: "%.3f", seconds)),
@@ -53,6 +54,7 @@ extension RunSummary {
         lines.append("  read \(read), rejected \(rejected), duplicates \(duplicates); inserted \(load.inserted), "
                      + "updated \(load.updated), unchanged \(load.unchanged), stale \(load.stale), "
                      + "withdrawn \(load.withdrawn); \(String(format: "%.2f", seconds)) s"
+                     + (load.recognized > 0 ? "; \(load.recognized) recognised unchanged before normalizing" : "")
                      + (read > 0 && seconds > 0 ? String(format: " (%.0f records/s)", Double(read) / seconds) : ""))
         if !stages.isEmpty {
             lines.append("  stage      batches       in      out   busy s")

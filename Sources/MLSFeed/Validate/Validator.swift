@@ -51,6 +51,10 @@ public struct Validator: Sendable {
                                       ordinal: record.raw.ordinal, reasons: [reason], raw: record.raw.fields))
             return
         }
+        if let copy = record.raw.stored {
+            storedCopy(record, copy, into: &out)
+            return
+        }
         var values: [String: Value] = [:]
         values.reserveCapacity(mapping.fields.count)
         var ordered = [Value?](repeating: nil, count: mapping.entity.columns.count)
@@ -70,9 +74,43 @@ public struct Validator: Sendable {
             return
         }
         if !issues.isEmpty { out.issues.merge(issues) }
+        // Only a record read without warnings may be recognised next time: a recognised one is not read again,
+        // and its warnings would go uncounted.
+        let clean = issues.isEmpty && record.removedCharacters == 0
         out.records.append(NormalizedRecord(entity: mapping.entity, values: values, extra: record.extra,
                                             position: record.raw.position, ordinal: record.raw.ordinal,
-                                            contentHash: ContentHash.of(columns: ordered, extra: record.extra)))
+                                            contentHash: ContentHash.of(columns: ordered, extra: record.extra),
+                                            rawHash: clean ? record.raw.rawHash : nil))
+        if let agentOutcomes = record.embeddedAgent, let agent = embeddedAgent(agentOutcomes, of: record, into: &out) {
+            out.records.append(agent)
+        }
+    }
+
+    /// A recognised copy of a stored listing: its key and stored modification timestamp (for dedupe and the
+    /// merge), and its embedded agent. Its key was valid when it was stored; were it not now, it is rejected.
+    private func storedCopy(_ record: CoercedRecord, _ copy: StoredCopy, into out: inout ValidatedBatch) {
+        var reasons: [RejectReason] = []
+        var issues = IssueTally()
+        let key = keyField.flatMap { field in
+            record.outcomes.first.flatMap { resolve(field, $0, reasons: &reasons, issues: &issues) }
+        }
+        guard let key else {
+            if reasons.isEmpty {
+                reasons.append(RejectReason(field: mapping.entity.keyColumn, rawValue: nil,
+                                            rule: "required field is missing"))
+            }
+            for reason in reasons {
+                out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
+            }
+            out.rejects.append(Reject(entity: mapping.entity, key: nil, position: record.raw.position,
+                                      ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields))
+            return
+        }
+        var values = [mapping.entity.keyColumn: key]
+        if let timestamp = copy.modificationTimestamp { values["modification_timestamp"] = .timestamp(timestamp) }
+        out.records.append(NormalizedRecord(entity: mapping.entity, values: values, extra: [],
+                                            position: record.raw.position, ordinal: record.raw.ordinal,
+                                            rawHash: record.raw.rawHash, isStored: true))
         if let agentOutcomes = record.embeddedAgent, let agent = embeddedAgent(agentOutcomes, of: record, into: &out) {
             out.records.append(agent)
         }

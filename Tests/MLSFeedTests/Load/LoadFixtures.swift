@@ -8,7 +8,7 @@ enum LoadFixtures {
 
     static func listing(_ id: String, price: String = "500000", status: String = "Active",
                         modified: String = "2026-11-01T10:00:00Z", city: String = "San Diego",
-                        ordinal: Int = 0, extra: [RawField] = []) -> NormalizedRecord {
+                        ordinal: Int = 0, extra: [RawField] = [], rawHash: UInt64? = nil) -> NormalizedRecord {
         let values: [String: Value] = [
             "listing_id": .text(id), "list_price": .decimal(price), "standard_status": .text(status),
             "modification_timestamp": .timestamp(modified), "city": .text(city), "bedrooms_total": .integer(3),
@@ -18,7 +18,17 @@ enum LoadFixtures {
         let hash = "\(id)|\(price)|\(status)|\(modified)|\(city)|\(extra.map { "\($0.key)=\($0.value)" })"
         return NormalizedRecord(entity: .listing, values: values, extra: extra,
                                 position: SourcePosition(file: "feed.xml", line: ordinal + 1, column: 1),
-                                ordinal: ordinal, contentHash: hash)
+                                ordinal: ordinal, contentHash: hash, rawHash: rawHash)
+    }
+
+    /// A record the pipeline recognised as an unchanged copy of a stored listing: key and timestamp only.
+    static func stored(_ id: String, modified: String? = "2026-11-01T10:00:00Z", ordinal: Int = 0,
+                       rawHash: UInt64 = 1) -> NormalizedRecord {
+        var values: [String: Value] = ["listing_id": .text(id)]
+        if let modified { values["modification_timestamp"] = .timestamp(modified) }
+        return NormalizedRecord(entity: .listing, values: values, extra: [],
+                                position: SourcePosition(file: "feed.xml", line: ordinal + 1, column: 1),
+                                ordinal: ordinal, rawHash: rawHash, isStored: true)
     }
 
     static func agent(_ id: String, first: String = "Ann", last: String = "Smith", email: String? = nil,

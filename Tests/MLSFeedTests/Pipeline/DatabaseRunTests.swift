@@ -85,6 +85,10 @@ import Testing
         #expect(forced.load.inserted == 0)
         #expect(forced.load.updated == 0)
         #expect(forced.load.unchanged == before.count)
+        // Every listing read without warnings is recognised by its raw fingerprint and never normalized again.
+        let clean = try #require(Int(Self.scalar(db, "SELECT count(*) FROM listings WHERE raw_hash IS NOT NULL") ?? ""))
+        #expect(clean > before.count * 9 / 10)
+        #expect(forced.load.recognized >= clean)
         #expect(try db.execute("SELECT listing_id, xmin::text FROM listings ORDER BY listing_id").rows == before)
         #expect(try Self.scalar(db, "SELECT string_agg(status, ',' ORDER BY id) FROM ingest_runs")
             == "succeeded,unchanged,succeeded")
@@ -179,5 +183,82 @@ import Testing
         // A rerun of the backfill skips the files already loaded.
         let again = try PipelineRunner(config: try Self.sample(), options: options).runAll()
         #expect(again.map(\.status) == [.unchanged, .unchanged])
+    }
+
+    /// Loads a generated base dump, then its next-night delta (full mode) into `database`; `forget` runs between
+    /// the two (e.g. erasing the stored fingerprints).
+    static func baseThenDelta(_ database: String, dir: String, forget: String? = nil) throws
+        -> (base: RunSummary, delta: RunSummary, truth: FixtureTruth) {
+        let config = try Self.sample()
+        let base = try Self.run(config, database: database, input: dir + "/base.xml", mode: .full)
+        if let forget { try Connection(database).execute(forget) }
+        let delta = try Self.run(config, database: database, input: dir + "/delta.xml", mode: .full)
+        return (base, delta, try Self.truth(dir + "/delta.truth.json"))
+    }
+
+    static func everything(_ database: String) throws -> [[String?]] {
+        let db = try Connection(database)
+        return try db.execute("""
+            SELECT l::text FROM (
+                SELECT source, listing_id, standard_status, property_type, list_price, original_list_price,
+                       close_price, listing_contract_date, modification_timestamp, bedrooms_total, bathrooms_full,
+                       bathrooms_half, living_area, lot_size_square_feet, year_built, street_number, street_name,
+                       unit_number, city, state_or_province, postal_code, county_or_parish, mls_area, latitude,
+                       longitude, public_remarks, private_remarks, directions, showing_instructions, owner_name,
+                       list_agent_mls_id, list_office_mls_id, list_office_name, extra, content_hash, first_seen_run,
+                       last_changed_run, off_market_at IS NOT NULL AS off_market
+                FROM listings) l ORDER BY 1
+            """).rows
+            + db.execute("SELECT a::text FROM (SELECT * FROM agents) a ORDER BY 1").rows
+            + db.execute("""
+                SELECT h::text FROM (SELECT source, listing_id, run_id, modification_timestamp, change, old_price,
+                                            new_price, old_status, new_status FROM listing_history) h ORDER BY 1
+                """).rows
+    }
+
+    @Test func recognisingStoredListingsLoadsExactlyWhatNormalizingEverythingLoads() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("recognise-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        _ = try FixtureGenerator.generate(FixtureOptions(listings: 2000, output: dir + "/base.xml", seed: 5))
+        _ = try FixtureGenerator.generate(try FixtureOptions(arguments: [
+            "--delta-of", dir + "/base.xml", "--seed", "6", "--changed", "5%", "--new", "1%", "--gone", "1%",
+            "--out", dir + "/delta.xml",
+        ]))
+        let recognising = try TestDatabase.fresh()
+        let normalizing = try TestDatabase.fresh()
+        let fast = try Self.baseThenDelta(recognising, dir: dir)
+        let slow = try Self.baseThenDelta(normalizing, dir: dir, forget: "UPDATE listings SET raw_hash = NULL")
+        let delta = try #require(fast.truth.delta)
+
+        #expect(fast.delta.status == .succeeded && slow.delta.status == .succeeded)
+        #expect(slow.delta.load.recognized == 0)
+        #expect(fast.delta.load.recognized > fast.truth.uniqueValid * 8 / 10)
+        for summary in [fast.delta, slow.delta] {
+            #expect(summary.load.inserted == delta.new.count)
+            #expect(summary.load.updated == delta.changed.count)
+            #expect(summary.load.withdrawn == delta.withdrawn.count)
+            #expect(summary.read == fast.truth.records)
+            #expect(summary.rejected == fast.truth.rejects)
+        }
+        #expect(fast.delta.duplicates == slow.delta.duplicates)
+        #expect(fast.delta.load.unchanged == slow.delta.load.unchanged)
+        #expect(fast.delta.issues == slow.delta.issues)
+        #expect(fast.delta.rejectReasons == slow.delta.rejectReasons)
+        #expect(try Self.everything(recognising) == Self.everything(normalizing))
+    }
+
+    @Test func aChangedMappingRecognisesNothing() throws {
+        let database = try TestDatabase.fresh()
+        var config = try Self.sample()
+        _ = try Self.run(config, database: database)
+        config.mapping.fields[0].sources.append("listing_number")
+        let forced = try Self.run(config, database: database, force: true)
+        #expect(forced.status == .succeeded)
+        #expect(forced.load.recognized == 0)
+        #expect(forced.load.updated == 0)
+        #expect(forced.load.inserted == 0)
+        // Its fingerprints are those of the new mapping: the next run recognises its listings again.
+        let again = try Self.run(config, database: database, force: true)
+        #expect(again.load.recognized > 0)
     }
 }

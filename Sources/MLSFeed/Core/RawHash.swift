@@ -1,0 +1,76 @@
+import Foundation
+
+/// A 64-bit fingerprint of one record exactly as the feed spelled it, read under one configuration.
+///
+/// Equal fingerprints mean the same keys, the same value bytes and the same mapping, time zone and
+/// normalization code: normalizing the record again would give the same row. The load keeps it with each listing
+/// (`listings.raw_hash`), so the next run can recognise an unchanged listing before normalizing it.
+public struct RawHash: Sendable {
+    /// Bump when normalization or validation changes what a given record becomes.
+    static let normalizationVersion = "mlsfeed-normalize-1"
+
+    /// The configuration part of every fingerprint.
+    public let seed: UInt64
+
+    /// The seed for records read with `mapping` in `zone`.
+    public init(mapping: Mapping, zone: TimeZone?) {
+        var hash = ContentHash()
+        hash.update(RawHash.normalizationVersion)
+        hash.separator()
+        hash.update(zone?.identifier ?? "")
+        hash.separator()
+        hash.update(mapping.canonicalText)
+        seed = hash.finalize64()
+    }
+
+    init(seed: UInt64) {
+        self.seed = seed
+    }
+
+    /// The fingerprint of a key list, computed once per list and combined into each record's.
+    public static func keys(_ keys: [String]) -> UInt64 {
+        var hash = ContentHash()
+        for key in keys {
+            hash.update(key)
+            hash.separator()
+        }
+        return hash.finalize64()
+    }
+
+    /// A record given as its keys' fingerprint and its delimited values text (triples).
+    public func of(keys: UInt64, values: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = ContentHash()
+        hash.mix(seed)
+        hash.mix(keys)
+        hash.update(values)
+        return hash.finalize64()
+    }
+
+    /// A record given as its fields (RETS, plain XML).
+    public func of(_ fields: [RawField]) -> UInt64 {
+        var hash = ContentHash()
+        hash.mix(seed)
+        for field in fields {
+            hash.update(field.key)
+            hash.separator()
+            hash.update(field.value)
+            hash.separator()
+        }
+        return hash.finalize64()
+    }
+}
+
+extension Mapping {
+    /// Every setting of the mapping as text, in a fixed order (enum tables sorted): equal mappings, equal text.
+    var canonicalText: String {
+        func describe(_ field: FieldMapping) -> String {
+            let bounds = "\(field.minimum.map { String($0) } ?? "-")..\(field.maximum.map { String($0) } ?? "-")"
+            let words = field.enumValues.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return [field.name, field.sources.joined(separator: ","), "\(field.type)", "\(field.required)",
+                    field.defaultValue.map { "\($0)" } ?? "-", field.onError.rawValue, bounds,
+                    words.joined(separator: ",")].joined(separator: "\u{1F}")
+        }
+        return ([entity.rawValue] + fields.map(describe) + ["agent"] + embeddedAgent.map(describe))
+            .joined(separator: "\u{1E}")
+    }
+}

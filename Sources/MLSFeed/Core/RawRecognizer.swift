@@ -1,0 +1,20 @@
+import Foundation
+
+/// What the parse and normalize stages need to fingerprint records (`RawHash`) and to recognise the unchanged
+/// copies of listings the database already holds (`StoredListings`), which then skip normalizing.
+public struct RawRecognizer: Sendable {
+    public let hash: RawHash
+    public let stored: StoredListings
+    /// The source keys a recognised record still needs: its key's and the embedded agent's (agents are merged
+    /// by the last record naming them, so they are read from every listing, changed or not).
+    public let neededKeys: Set<String>
+
+    /// A recognizer for a listing mapping; nil for other entities (only listings keep their raw fingerprint).
+    public init?(mapping: Mapping, zone: TimeZone?, stored: StoredListings) {
+        guard mapping.entity == .listing else { return nil }
+        hash = RawHash(mapping: mapping, zone: zone)
+        self.stored = stored
+        let keyFields = mapping.fields.filter { $0.name == mapping.entity.keyColumn }
+        neededKeys = Set((keyFields + mapping.embeddedAgent).flatMap(\.sources))
+    }
+}

@@ -1,0 +1,74 @@
+/// The on-market listings a source already holds, by the raw fingerprint of the record that made them
+/// (`RawHash`), with their modification times: a record found here is an unchanged copy of a stored listing.
+///
+/// Read once per run (`LoadSession.storedListings`). A sorted array of 16-byte entries: 16 MB for a million
+/// listings. Two different records collide in 64 bits with a chance of about 1 in 3·10⁷ per million listings.
+public struct StoredListings: Sendable {
+    struct Entry: Sendable {
+        var hash: UInt64
+        /// Seconds since the epoch; `Int64.min` when the listing has no modification timestamp.
+        var seconds: Int64
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// A set of `(raw fingerprint, modification time in epoch seconds or nil)` pairs.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (UInt64, Int64?) {
+        var builder = Builder()
+        for (hash, seconds) in pairs { builder.append(hash, seconds: seconds) }
+        self = builder.build()
+    }
+
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The stored copy a record with this raw fingerprint would repeat, if any.
+    public func lookup(_ hash: UInt64) -> StoredCopy? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].hash < hash { low = mid + 1 } else { high = mid }
+        }
+        guard low < entries.count, entries[low].hash == hash else { return nil }
+        let seconds = entries[low].seconds
+        return StoredCopy(epochSeconds: seconds == .min ? nil : seconds)
+    }
+
+    /// Collects entries (of a known count, when given) and sorts them once.
+    public struct Builder {
+        private var entries: [Entry] = []
+
+        public init(expectedCount: Int = 0) {
+            entries.reserveCapacity(expectedCount)
+        }
+
+        public mutating func append(_ hash: UInt64, seconds: Int64?) {
+            entries.append(Entry(hash: hash, seconds: seconds ?? .min))
+        }
+
+        public consuming func build() -> StoredListings {
+            var set = StoredListings()
+            entries.sort { $0.hash < $1.hash }
+            set.entries = entries
+            return set
+        }
+    }
+}
+
+/// A record recognised as an unchanged copy of a stored listing: it needs no normalizing, only its key.
+public struct StoredCopy: Sendable, Hashable {
+    /// The stored listing's modification time, seconds since the epoch.
+    public var epochSeconds: Int64?
+
+    public init(epochSeconds: Int64?) {
+        self.epochSeconds = epochSeconds
+    }
+
+    /// The modification timestamp in the canonical form `Value.timestamp` holds.
+    public var modificationTimestamp: String? {
+        epochSeconds.map { Coercion.formatTimestamp(Int($0)) }
+    }
+}
