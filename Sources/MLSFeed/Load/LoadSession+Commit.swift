@@ -50,9 +50,17 @@ extension LoadSession {
     }
 
     private func merge(_ data: Connection, into result: inout LoadResult) throws {
+        if let load = firstLoad {
+            try mergeFirstLoad(data, load, into: &result)
+        } else {
+            try mergeListings(data, into: &result)
+        }
+        try mergeAgents(data, into: &result)
+    }
+
+    private func mergeListings(_ data: Connection, into result: inout LoadResult) throws {
         let source = options.source
         let run = String(runID)
-
         // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.
         let distinct: Int
         if listingsNeedResolving {
@@ -93,23 +101,10 @@ extension LoadSession {
             result.inserted = try data.execute(MergeStatements.insertNew(.listing), [source, run]).affectedRows
             try data.execute(MergeStatements.refreshRawHashes, [source])
         } else {
-            result.inserted = try withoutSecondaryIndexesIfEmpty(data, table: "listings") {
-                try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
-            }
+            // A first load's listings went straight in (`FirstLoad`): anything staged here came with no write.
+            result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
         }
         result.unchanged = present - result.inserted - result.updated - result.stale
-
-        // Agents: the last record of each agent id wins; no history, never withdrawn.
-        let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
-        try data.execute("CREATE INDEX ON incoming_agents (agent_mls_id)")
-        if try hasRows(data, "agents") {
-            let updated = try data.execute(MergeStatements.updateAgents, [source, run])
-            result.agentsUpdated = Int(updated.rows.first?.first.flatMap { $0 } ?? "") ?? 0
-            result.agentsInserted = try data.execute(MergeStatements.insertNew(.agent), [source, run]).affectedRows
-        } else {
-            result.agentsInserted = try data.execute(MergeStatements.insertAll(.agent), [source, run]).affectedRows
-        }
-        result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
 
         // A source that had no listings before this run has nothing to withdraw.
         if options.mode == .full && sourceHadListings {
@@ -122,28 +117,23 @@ extension LoadSession {
         }
     }
 
-    /// Throws when a full dump carries fewer than `withdrawGuard` of the source's active listings.
-    /// Runs `insert` into `table`; when the table is empty (a first load), its secondary indexes are dropped first
-    /// and built again afterwards, in the same transaction: one sort per index beats maintaining every index row
-    /// by row (as pgloader does). The table is locked until commit, which an empty table can afford.
-    private func withoutSecondaryIndexesIfEmpty(_ data: Connection, table: String,
-                                                _ insert: () throws -> Int) throws -> Int {
-        let empty = try data.execute("SELECT NOT EXISTS (SELECT 1 FROM \(table))").rows.first?.first == "t"
-        guard empty else { return try insert() }
-        let indexes = try data.execute("""
-            SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
-            FROM pg_index i WHERE i.indrelid = $1::regclass AND NOT i.indisprimary
-            ORDER BY 1
-            """, [table]).rows.compactMap { row -> (name: String, definition: String)? in
-                guard let name = row[0], let definition = row[1] else { return nil }
-                return (name, definition)
-            }
-        for index in indexes { try data.execute("DROP INDEX \(index.name)") }
-        let inserted = try insert()
-        for index in indexes { try data.execute(index.definition) }
-        return inserted
+    private func mergeAgents(_ data: Connection, into result: inout LoadResult) throws {
+        let source = options.source
+        let run = String(runID)
+        // Agents: the last record of each agent id wins; no history, never withdrawn.
+        let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
+        try data.execute("CREATE INDEX ON incoming_agents (agent_mls_id)")
+        if try hasRows(data, "agents") {
+            let updated = try data.execute(MergeStatements.updateAgents, [source, run])
+            result.agentsUpdated = Int(updated.rows.first?.first.flatMap { $0 } ?? "") ?? 0
+            result.agentsInserted = try data.execute(MergeStatements.insertNew(.agent), [source, run]).affectedRows
+        } else {
+            result.agentsInserted = try data.execute(MergeStatements.insertAll(.agent), [source, run]).affectedRows
+        }
+        result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
     }
 
+    /// Throws when a full dump carries fewer than `withdrawGuard` of the source's active listings.
     private func checkWithdrawGuard(_ data: Connection, distinct: Int) throws {
         let active = Int(try data.execute(
             "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [options.source]
@@ -155,7 +145,7 @@ extension LoadSession {
             + "rerun with --force to load it anyway")
     }
 
-    private func hasRows(_ data: Connection, _ table: String) throws -> Bool {
+    func hasRows(_ data: Connection, _ table: String) throws -> Bool {
         try data.execute("SELECT EXISTS (SELECT 1 FROM \(table) WHERE source = $1)", [options.source])
             .rows.first?.first == "t"
     }

@@ -27,6 +27,9 @@ public final class LoadSession: @unchecked Sendable {
     /// the newest of their timestamps.
     var skippedListings = 0
     var skippedNewest: String?
+    /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
+    var firstLoad: FirstLoad?
+    var decidedFirstLoad = false
     var finished = false
 
     /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
@@ -89,12 +92,10 @@ public final class LoadSession: @unchecked Sendable {
         let data = try activeData()
         // COPY takes no parameters: the source travels in a transaction-local setting instead.
         try data.execute("SELECT set_config('mlsfeed.source', $1, true)", [options.source])
-        let count = Int(try data.execute("""
-            SELECT count(*) FROM listings
-            WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL AND raw_hash IS NOT NULL
-            """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
-        var builder = StoredListings.Builder(expectedCount: count)
-        guard count > 0 else { return builder.build() }
+        // The planner's row estimate sizes the buffer (an exact count would scan the table once more).
+        let estimate = Double(try data.execute("SELECT reltuples FROM pg_class WHERE oid = 'listings'::regclass")
+            .rows.first?.first.flatMap { $0 } ?? "") ?? 0
+        var builder = StoredListings.Builder(expectedCount: max(0, Int(estimate)))
         try data.copyOut("""
             COPY (SELECT raw_hash, extract(epoch FROM modification_timestamp)::bigint FROM listings
                   WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL
@@ -124,6 +125,14 @@ public final class LoadSession: @unchecked Sendable {
             } else {
                 staged.append(record)
             }
+        }
+        if !decidedFirstLoad {
+            decidedFirstLoad = true
+            firstLoad = try firstLoadIfEmpty(data)
+        }
+        if var load = firstLoad {
+            staged = try copyFirstCopies(staged, data, into: &load)
+            firstLoad = load
         }
         if !seen.isEmpty {
             skippedListings += try data.copyIn(

@@ -69,6 +69,20 @@ enum MergeStatements {
             """
     }()
 
+    /// A first load's resolved repeats replace the copy already in `listings` unless that copy is newer (it is
+    /// always the earlier record, so it wins only with a strictly newer timestamp, or a timestamp against none).
+    static let replaceWithLaterCopies: String = {
+        let assigned = listingColumns.filter { $0 != "listing_id" }
+        return """
+            UPDATE listings l
+            SET (\(assigned.joined(separator: ", ")), extra, content_hash, raw_hash) =
+                (\(assigned.map { "i." + $0 }.joined(separator: ", ")), i.extra, i.content_hash, i.raw_hash)
+            FROM incoming_listings i
+            WHERE l.source = $1 AND l.listing_id = i.listing_id
+              AND (l.modification_timestamp IS NULL OR i.modification_timestamp >= l.modification_timestamp)
+            """
+    }()
+
     /// On-market listings whose content is unchanged but whose record was spelled differently (or read with
     /// warnings) keep the incoming raw fingerprint, so the next run recognises them (or stops doing so).
     /// Touches nothing in the steady state: a listing recognised unchanged is never staged.

@@ -31,6 +31,11 @@ enum StagingTables {
             + "\(bookkeeping(entity))) FROM STDIN"
     }
 
+    /// The `COPY` of a first load's first copies straight into `listings`: a `row` with the source in place of the
+    /// ordinal and the run id twice at the end.
+    static let copyIntoListings = "COPY listings (source, \(Entity.listing.columns.map(\.name).joined(separator: ", ")), "
+        + "extra, content_hash, raw_hash, first_seen_run, last_changed_run) FROM STDIN"
+
     /// One record as a COPY row, in the column order of `copy`.
     static func row(_ record: NormalizedRecord) -> [String?] {
         var fields: [String?] = [String(record.ordinal)]

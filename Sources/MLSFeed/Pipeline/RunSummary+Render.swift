@@ -54,8 +54,10 @@ extension RunSummary {
         lines.append("  read \(read), rejected \(rejected), duplicates \(duplicates); inserted \(load.inserted), "
                      + "updated \(load.updated), unchanged \(load.unchanged), stale \(load.stale), "
                      + "withdrawn \(load.withdrawn); \(String(format: "%.2f", seconds)) s"
-                     + (load.recognized > 0 ? "; \(load.recognized) recognised unchanged before normalizing" : "")
                      + (read > 0 && seconds > 0 ? String(format: " (%.0f records/s)", Double(read) / seconds) : ""))
+        if load.recognized > 0 {
+            lines.append("  \(load.recognized) records recognised as unchanged stored listings: not normalized again")
+        }
         if !stages.isEmpty {
             lines.append("  stage      batches       in      out   busy s")
             for s in stages {

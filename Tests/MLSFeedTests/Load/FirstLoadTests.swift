@@ -3,7 +3,8 @@ import PostgresTestSupport
 import Testing
 @testable import MLSFeed
 
-/// A first load into an empty table rebuilds the secondary indexes instead of maintaining them row by row.
+/// A first load copies listings straight into `listings` (repeats staged) and, into an empty table, rebuilds the
+/// secondary indexes instead of maintaining them row by row.
 @Suite struct FirstLoadTests {
     typealias F = LoadFixtures
     static let indexes = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'listings' ORDER BY 1"
@@ -28,5 +29,52 @@ import Testing
         session.fail("stopped on purpose")
         #expect(try F.query(db, Self.indexes) == migrated)
         #expect(try F.query(db, "SELECT count(*) FROM listings") == [["0"]])
+    }
+
+    static func copy(_ id: String, _ price: String, _ modified: String?, _ ordinal: Int) -> NormalizedRecord {
+        var record = F.listing(id, price: price, ordinal: ordinal)
+        record.values["modification_timestamp"] = modified.map(Value.timestamp)
+        return record
+    }
+
+    /// Copies of one MLS number in feed order, and the price that must win: newest timestamp, a timestamp
+    /// before none, then the later record.
+    @Test(arguments: [
+        ([("1", "2026-11-01T00:00:00Z"), ("2", "2026-11-02T00:00:00Z")], "2.00"),
+        ([("1", "2026-11-02T00:00:00Z"), ("2", "2026-11-01T00:00:00Z")], "1.00"),
+        ([("1", "2026-11-01T00:00:00Z"), ("2", "2026-11-01T00:00:00Z")], "2.00"),
+        ([("1", nil), ("2", "2026-11-01T00:00:00Z")], "2.00"),
+        ([("1", "2026-11-01T00:00:00Z"), ("2", nil)], "1.00"),
+        ([("1", nil), ("2", nil)], "2.00"),
+        ([("1", "2026-11-01T00:00:00Z"), ("2", "2026-11-03T00:00:00Z"), ("3", "2026-11-02T00:00:00Z"),
+          ("4", nil)], "2.00"),
+    ] as [([(String, String?)], String)])
+    func repeatsInAFirstLoadResolveByTheDedupeRule(copies: [(String, String?)], winner: String) throws {
+        let db = try TestDatabase.fresh()
+        let records = copies.enumerated().map { Self.copy("A", $1.0, $1.1, $0) } + [F.listing("B", ordinal: 99)]
+        let result = try F.load(db, records)
+        #expect(result.inserted == 2)
+        #expect(result.duplicates == copies.count - 1)
+        #expect(result.updated == 0)
+        #expect(try F.query(db, "SELECT list_price::text FROM listings WHERE listing_id = 'A'") == [[winner]])
+        #expect(try F.query(db, "SELECT count(*) FROM listing_history") == [["0"]])
+    }
+
+    @Test func aSourceAddedBesideAnotherKeepsTheIndexesAndLoadsStraightIn() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A")])
+        let indexes = try F.query(db, Self.indexes)
+        var options = F.options()
+        options.source = "other"
+        let session = try LoadSession(conninfo: db, options: options)
+        try session.write([F.listing("A"), F.listing("B"), F.listing("A", price: "7", ordinal: 3)])
+        #expect(session.firstLoad?.copied == 2)
+        #expect(session.firstLoad?.droppedIndexes.isEmpty == true)
+        let result = try session.commit(read: 3, rejected: 0, inputs: [], timings: [:], warnings: [])
+        #expect(result.inserted == 2)
+        #expect(result.duplicates == 1)
+        #expect(try F.query(db, "SELECT source, listing_id, list_price::text FROM listings ORDER BY 1, 2")
+            == [["other", "A", "7.00"], ["other", "B", "500000.00"], ["sdmls", "A", "500000.00"]])
+        #expect(try F.query(db, Self.indexes) == indexes)
     }
 }

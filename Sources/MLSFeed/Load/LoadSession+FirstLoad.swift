@@ -1,0 +1,85 @@
+import Postgres
+
+/// The first load of a source: its listings go straight into `listings` instead of through staging.
+///
+/// A source with no listings yet has nothing to compare against, so the first copy of each MLS number is copied
+/// into `listings` itself (written once, not staged and then inserted), and only the repeats (about 1% of a
+/// dump) are staged; the merge lets a staged repeat replace the copy it repeats when it wins the dedupe rule.
+/// When the whole table is empty its secondary indexes are dropped before the first row and built again at
+/// commit, in the run's transaction: one sort per index beats maintaining every index row by row (as pgloader
+/// does). A failed run rolls all of it back.
+struct FirstLoad {
+    /// Hashes of the MLS numbers copied so far; a collision only stages a record that needed no staging.
+    var keys = Set<Int>()
+    /// Listings copied straight into `listings`.
+    var copied = 0
+    /// Secondary indexes dropped for the load, to build again at commit.
+    var droppedIndexes: [(name: String, definition: String)] = []
+}
+
+extension LoadSession {
+    /// Decides, at the first write, whether this run is the source's first load (then returns its state).
+    func firstLoadIfEmpty(_ data: Connection) throws -> FirstLoad? {
+        guard try !hasRows(data, "listings") else { return nil }
+        var load = FirstLoad()
+        if try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t" {
+            load.droppedIndexes = try data.execute("""
+                SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+                FROM pg_index i WHERE i.indrelid = 'listings'::regclass AND NOT i.indisprimary
+                ORDER BY 1
+                """).rows.compactMap { row in
+                    guard let name = row[0], let definition = row[1] else { return nil }
+                    return (name, definition)
+                }
+            for index in load.droppedIndexes { try data.execute("DROP INDEX \(index.name)") }
+        }
+        return load
+    }
+
+    /// Copies the listings of `records` whose MLS number is new to the run straight into `listings`; returns the
+    /// records left to stage (repeats, agents, records without a content hash).
+    func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection, into load: inout FirstLoad) throws
+        -> [NormalizedRecord] {
+        var rest: [NormalizedRecord] = []
+        var first: [NormalizedRecord] = []
+        first.reserveCapacity(records.count)
+        for record in records {
+            if record.entity == .listing, let key = record.key, !record.contentHash.isEmpty,
+               load.keys.insert(key.hashValue).inserted {
+                first.append(record)
+            } else {
+                rest.append(record)
+            }
+        }
+        guard !first.isEmpty else { return rest }
+        let source = options.source
+        let run = String(runID)
+        load.copied += try data.copyIn(StagingTables.copyIntoListings) { writer in
+            for record in first {
+                var row = StagingTables.row(record)
+                row[0] = source
+                row.append(run)
+                row.append(run)
+                try writer.writeRow(row)
+            }
+        }
+        return rest
+    }
+
+    /// The merge of a first load: staged repeats replace the copy in `listings` when they win (newest
+    /// modification timestamp, then the later record: a staged repeat is always the later one); repeats of no
+    /// copied listing are inserted. Then the dropped indexes are built again.
+    func mergeFirstLoad(_ data: Connection, _ load: FirstLoad, into result: inout LoadResult) throws {
+        var insertedFromStaging = 0
+        if stagedListings > 0 {
+            try data.execute(StagingTables.resolveDuplicates(.listing))
+            try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
+            try data.execute(MergeStatements.replaceWithLaterCopies, [options.source])
+            insertedFromStaging = try data.execute(MergeStatements.insertNew(.listing),
+                                                   [options.source, String(runID)]).affectedRows
+        }
+        result.inserted = load.copied + insertedFromStaging
+        result.duplicates = stagedListings - insertedFromStaging
+        for index in load.droppedIndexes { try data.execute(index.definition) }
+    }
+}
