@@ -7,6 +7,7 @@ public final class CopyWriter {
 
     private let pq: LibPQConnection
     private var buffer: [UInt8] = []
+    private var rowStarted = false
 
     init(_ pq: LibPQConnection) {
         self.pq = pq
@@ -15,34 +16,59 @@ public final class CopyWriter {
 
     /// Appends one row; sends the buffer when it is full.
     public func writeRow(_ fields: [String?]) throws {
-        for (index, field) in fields.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
-            guard let field else {
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(UInt8(ascii: "N"))
-                continue
-            }
-            var plain = true
-            for byte in field.utf8 where byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                plain = false
-                break
-            }
-            if plain {
-                buffer.append(contentsOf: field.utf8)
-                continue
-            }
-            for byte in field.utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "\t"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
-                case UInt8(ascii: "\n"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
-                default: buffer.append(byte)
-                }
+        for field in fields { self.field(field) }
+        try endRow()
+    }
+
+    /// Appends the next field of the row being written (nil is NULL); `endRow` ends the row. Writing a row field
+    /// by field spares building an array of strings for it.
+    public func field(_ value: String?) {
+        guard var value else {
+            separate()
+            buffer.append(UInt8(ascii: "\\"))
+            buffer.append(UInt8(ascii: "N"))
+            return
+        }
+        value.withUTF8 { field(bytes: $0) }
+    }
+
+    /// Appends the next field of the row as UTF-8 bytes (escaped here, like any text field).
+    public func field(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { field(bytes: $0) }
+    }
+
+    /// Ends the row begun by `field` calls; sends the buffer when it is full.
+    public func endRow() throws {
+        buffer.append(UInt8(ascii: "\n"))
+        rowStarted = false
+        if buffer.count >= CopyWriter.bufferLimit { try flush() }
+    }
+
+    private func separate() {
+        if rowStarted { buffer.append(UInt8(ascii: "\t")) }
+        rowStarted = true
+    }
+
+    private func field(bytes: UnsafeBufferPointer<UInt8>) {
+        separate()
+        var plain = true
+        for byte in bytes where byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            plain = false
+            break
+        }
+        if plain {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "\t"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\n"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
+            default: buffer.append(byte)
             }
         }
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= CopyWriter.bufferLimit { try flush() }
     }
 
     /// Sends what is buffered.

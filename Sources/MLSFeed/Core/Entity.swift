@@ -11,7 +11,15 @@ public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// The column that identifies a record within its source.
+    /// Column name → its index in `columns`.
+    public var columnIndex: [String: Int] {
+        switch self {
+        case .listing: return Column.listingIndex
+        case .agent: return Column.agentIndex
+        }
+    }
+
+    /// The column that identifies a record within its source (always the first column).
     public var keyColumn: String {
         switch self {
         case .listing: return "listing_id"
@@ -48,6 +56,11 @@ public struct Column: Sendable, Hashable {
         Column("showing_instructions", .text), Column("owner_name", .text),
         Column("list_agent_mls_id", .text), Column("list_office_mls_id", .text), Column("list_office_name", .text),
     ]
+
+    static let listingIndex = Dictionary(uniqueKeysWithValues: listing.enumerated().map { ($1.name, $0) })
+    static let agentIndex = Dictionary(uniqueKeysWithValues: agent.enumerated().map { ($1.name, $0) })
+    static let listingModificationIndex = listingIndex["modification_timestamp"]!
+    static let agentEmailIndex = agentIndex["email"]!
 
     public static let agent: [Column] = [
         Column("agent_mls_id", .text), Column("first_name", .text), Column("last_name", .text),

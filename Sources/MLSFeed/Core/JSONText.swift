@@ -12,19 +12,55 @@ public enum JSONText {
     /// Raw fields as a JSON object in source order; a repeated key becomes an array of its values.
     /// This is the shape of the `extra` jsonb column.
     public static func object(_ fields: [RawField]) -> String {
-        var out: [UInt8] = [0x7B]
-        out.reserveCapacity(fields.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
-        var seen = Set<String>()
-        var repeats = false
-        for field in fields where !seen.insert(field.key).inserted { repeats = true }
-        if !repeats {
-            for (i, field) in fields.enumerated() {
-                if i > 0 { out.append(0x2C) }
-                append(field.key, to: &out)
-                out.append(0x3A)
-                append(field.value, to: &out)
+        var out: [UInt8] = []
+        var writer = ObjectWriter()
+        writer.append(fields, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes `object`s one after the other, remembering the last key list found free of repeats: records of one
+    /// feed share their keys, so the check for repeated keys is then a comparison of (shared) key strings.
+    public struct ObjectWriter {
+        private var uniqueKeys: [String] = []
+
+        public init() {}
+
+        /// Appends `fields` as a JSON object (see `JSONText.object`).
+        public mutating func append(_ fields: [RawField], to out: inout [UInt8]) {
+            out.append(0x7B)
+            if keysAreUnique(fields) {
+                for (i, field) in fields.enumerated() {
+                    if i > 0 { out.append(0x2C) }
+                    JSONText.append(field.key, to: &out)
+                    out.append(0x3A)
+                    JSONText.append(field.value, to: &out)
+                }
+            } else {
+                appendGrouped(fields, to: &out)
             }
-        } else {
+            out.append(0x7D)
+        }
+
+        private mutating func keysAreUnique(_ fields: [RawField]) -> Bool {
+            // Keys in the order of a repeat-free key list (a subsequence of it) do not repeat either.
+            var j = 0
+            var subsequence = true
+            for field in fields {
+                while j < uniqueKeys.count && uniqueKeys[j] != field.key { j += 1 }
+                if j == uniqueKeys.count {
+                    subsequence = false
+                    break
+                }
+                j += 1
+            }
+            if subsequence { return true }
+            var seen = Set<String>(minimumCapacity: fields.count)
+            for field in fields where !seen.insert(field.key).inserted { return false }
+            uniqueKeys = fields.map(\.key)
+            return true
+        }
+
+        private func appendGrouped(_ fields: [RawField], to out: inout [UInt8]) {
             var order: [String] = []
             var grouped: [String: [String]] = [:]
             for field in fields {
@@ -33,23 +69,21 @@ public enum JSONText {
             }
             for (i, key) in order.enumerated() {
                 if i > 0 { out.append(0x2C) }
-                append(key, to: &out)
+                JSONText.append(key, to: &out)
                 out.append(0x3A)
                 let values = grouped[key]!
                 if values.count == 1 {
-                    append(values[0], to: &out)
+                    JSONText.append(values[0], to: &out)
                 } else {
                     out.append(0x5B)
                     for (j, value) in values.enumerated() {
                         if j > 0 { out.append(0x2C) }
-                        append(value, to: &out)
+                        JSONText.append(value, to: &out)
                     }
                     out.append(0x5D)
                 }
             }
         }
-        out.append(0x7D)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Raw fields as a JSON array of `[key, value]` pairs: order and repeats kept exactly (rejects' raw fields).

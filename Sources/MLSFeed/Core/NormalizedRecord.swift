@@ -1,8 +1,8 @@
 /// A typed listing or agent: canonical column values, the unmapped source keys, and where it came from.
 public struct NormalizedRecord: Sendable, Hashable {
     public var entity: Entity
-    /// Canonical column name → value; a column absent here is NULL.
-    public var values: [String: Value]
+    /// The values in the entity's column order (`entity.columns`); nil is NULL.
+    public var columns: [Value?]
     /// Every source key the mapping did not place, verbatim, in source order (repeats kept).
     public var extra: [RawField]
     public var position: SourcePosition
@@ -17,27 +17,48 @@ public struct NormalizedRecord: Sendable, Hashable {
     /// load sends just the key.
     public var isStored: Bool
 
-    public init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int,
+    public init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
                 contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false) {
+        precondition(columns.count == entity.columns.count, "one value per column of \(entity.rawValue)")
         self.rawHash = rawHash
         self.isStored = isStored
         self.entity = entity
-        self.values = values
+        self.columns = columns
         self.extra = extra
         self.position = position
         self.ordinal = ordinal
         self.contentHash = contentHash
     }
 
-    /// The record's key within its source (MLS number, agent id), when present.
+    /// A record given as column name → value (a column absent is NULL); names must be the entity's columns.
+    public init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int,
+                contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false) {
+        self.init(entity: entity, columns: entity.columns.map { values[$0.name] }, extra: extra, position: position,
+                  ordinal: ordinal, contentHash: contentHash, rawHash: rawHash, isStored: isStored)
+        precondition(values.keys.allSatisfy { entity.columnIndex[$0] != nil }, "unknown column in \(values.keys)")
+    }
+
+    /// Column name → value of the non-NULL columns (a view of `columns`; setting it replaces them all).
+    public var values: [String: Value] {
+        get {
+            var out: [String: Value] = [:]
+            for (column, value) in zip(entity.columns, columns) { if let value { out[column.name] = value } }
+            return out
+        }
+        set {
+            columns = entity.columns.map { newValue[$0.name] }
+        }
+    }
+
+    /// The record's key within its source (MLS number, agent id), when present: the first column.
     public var key: String? {
-        if case .text(let k)? = values[entity.keyColumn] { return k }
+        if case .text(let k)? = columns[0] { return k }
         return nil
     }
 
     /// The modification timestamp (UTC canonical text) that decides which duplicate wins.
     public var modificationTimestamp: String? {
-        if case .timestamp(let t)? = values["modification_timestamp"] { return t }
-        return nil
+        guard entity == .listing, case .timestamp(let t)? = columns[Column.listingModificationIndex] else { return nil }
+        return t
     }
 }

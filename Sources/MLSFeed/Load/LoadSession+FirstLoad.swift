@@ -56,11 +56,8 @@ extension LoadSession {
         let run = String(runID)
         load.copied += try data.copyIn(StagingTables.copyIntoListings) { writer in
             for record in first {
-                var row = StagingTables.row(record)
-                row[0] = source
-                row.append(run)
-                row.append(run)
-                try writer.writeRow(row)
+                try StagingTables.write(record, first: source, last: [run, run], extra: &extraWriter,
+                                        json: &jsonBuffer, to: writer)
             }
         }
         return rest

@@ -30,6 +30,9 @@ public final class LoadSession: @unchecked Sendable {
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
+    /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
+    var extraWriter = JSONText.ObjectWriter()
+    var jsonBuffer: [UInt8] = []
     var finished = false
 
     /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
@@ -154,7 +157,8 @@ public final class LoadSession: @unchecked Sendable {
         for entity in Entity.allCases where staged.contains(where: { $0.entity == entity }) {
             let copied = try data.copyIn(StagingTables.copy(entity)) { writer in
                 for record in staged where record.entity == entity {
-                    try writer.writeRow(StagingTables.row(record))
+                    try StagingTables.write(record, first: String(record.ordinal), extra: &extraWriter,
+                                            json: &jsonBuffer, to: writer)
                 }
             }
             if entity == .listing { stagedListings += copied } else { stagedAgents += copied }

@@ -1,3 +1,5 @@
+import Postgres
+
 /// The SQL of the per-run staging tables and the COPY rows that fill them.
 ///
 /// A staging table holds every record a run wrote, duplicates included, typed like the target table, plus the
@@ -36,17 +38,19 @@ enum StagingTables {
     static let copyIntoListings = "COPY listings (source, \(Entity.listing.columns.map(\.name).joined(separator: ", ")), "
         + "extra, content_hash, raw_hash, first_seen_run, last_changed_run) FROM STDIN"
 
-    /// One record as a COPY row, in the column order of `copy`.
-    static func row(_ record: NormalizedRecord) -> [String?] {
-        var fields: [String?] = [String(record.ordinal)]
-        fields.reserveCapacity(record.entity.columns.count + 4)
-        for column in record.entity.columns {
-            fields.append(record.values[column.name]?.sqlText)
-        }
-        fields.append(JSONText.object(record.extra))
-        fields.append(record.contentHash.isEmpty ? nil : record.contentHash)
-        if record.entity == .listing { fields.append(record.rawHash.map { String(Int64(bitPattern: $0)) }) }
-        return fields
+    /// Writes one record as a COPY row in the column order of `copy`: `first` (the ordinal, or the source for
+    /// `copyIntoListings`), the columns, extra, content hash, raw hash (listings), then `last`.
+    static func write(_ record: NormalizedRecord, first: String, last: [String] = [], extra: inout JSONText.ObjectWriter,
+                      json: inout [UInt8], to writer: CopyWriter) throws {
+        writer.field(first)
+        for value in record.columns { writer.field(value?.sqlText) }
+        json.removeAll(keepingCapacity: true)
+        extra.append(record.extra, to: &json)
+        writer.field(bytes: json)
+        writer.field(record.contentHash.isEmpty ? nil : record.contentHash)
+        if record.entity == .listing { writer.field(record.rawHash.map { String(Int64(bitPattern: $0)) }) }
+        for field in last { writer.field(field) }
+        try writer.endRow()
     }
 
     /// `CREATE TEMP TABLE incoming_... AS`: one row per key, the newest record winning (then the later one).

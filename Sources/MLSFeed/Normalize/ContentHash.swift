@@ -98,6 +98,6 @@ extension ContentHash {
 extension NormalizedRecord {
     /// The content hash of the typed values (in column order) and `extra`; position and ordinal are not content.
     func computeContentHash() -> String {
-        ContentHash.of(columns: entity.columns.map { values[$0.name] }, extra: extra)
+        ContentHash.of(columns: columns, extra: extra)
     }
 }

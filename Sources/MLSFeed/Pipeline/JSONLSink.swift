@@ -68,8 +68,8 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
     static func line(_ record: NormalizedRecord) -> String {
         var members = ["\"type\":\"\(record.entity.rawValue)\"",
                        "\"at\":" + JSONText.string(record.position.description)]
-        for column in record.entity.columns {
-            guard let value = record.values[column.name] else { continue }
+        for (column, value) in zip(record.entity.columns, record.columns) {
+            guard let value else { continue }
             members.append(JSONText.string(column.name) + ":" + json(value))
         }
         if !record.extra.isEmpty { members.append("\"extra\":" + JSONText.object(record.extra)) }

@@ -55,17 +55,17 @@ public struct Validator: Sendable {
             storedCopy(record, copy, into: &out)
             return
         }
-        var values: [String: Value] = [:]
-        values.reserveCapacity(mapping.fields.count)
         var ordered = [Value?](repeating: nil, count: mapping.entity.columns.count)
         var reasons: [RejectReason] = []
         var issues = IssueTally()
-        for (i, (field, outcome)) in zip(mapping.fields, record.outcomes).enumerated() {
-            ordered[fieldColumns[i]] = resolve(field, outcome, reasons: &reasons, issues: &issues)
-            if let value = ordered[fieldColumns[i]] { values[field.name] = value }
+        mapping.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                ordered[fieldColumns[i]] = resolve(fields[i], record.outcomes[i], reasons: &reasons, issues: &issues)
+            }
         }
         guard reasons.isEmpty else {
-            let key: String? = if case .text(let k)? = values[mapping.entity.keyColumn] { k } else { nil }
+            // The key is the first column of every entity.
+            let key: String? = if case .text(let k)? = ordered[0] { k } else { nil }
             for reason in reasons {
                 out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
             }
@@ -77,7 +77,7 @@ public struct Validator: Sendable {
         // Only a record read without warnings may be recognised next time: a recognised one is not read again,
         // and its warnings would go uncounted.
         let clean = issues.isEmpty && record.removedCharacters == 0
-        out.records.append(NormalizedRecord(entity: mapping.entity, values: values, extra: record.extra,
+        out.records.append(NormalizedRecord(entity: mapping.entity, columns: ordered, extra: record.extra,
                                             position: record.raw.position, ordinal: record.raw.ordinal,
                                             contentHash: ContentHash.of(columns: ordered, extra: record.extra),
                                             rawHash: clean ? record.raw.rawHash : nil))
@@ -106,9 +106,12 @@ public struct Validator: Sendable {
                                       ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields))
             return
         }
-        var values = [mapping.entity.keyColumn: key]
-        if let timestamp = copy.modificationTimestamp { values["modification_timestamp"] = .timestamp(timestamp) }
-        out.records.append(NormalizedRecord(entity: mapping.entity, values: values, extra: [],
+        var columns = [Value?](repeating: nil, count: mapping.entity.columns.count)
+        columns[0] = key
+        if let timestamp = copy.modificationTimestamp {
+            columns[Column.listingModificationIndex] = .timestamp(timestamp)
+        }
+        out.records.append(NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
                                             position: record.raw.position, ordinal: record.raw.ordinal,
                                             rawHash: record.raw.rawHash, isStored: true))
         if let agentOutcomes = record.embeddedAgent, let agent = embeddedAgent(agentOutcomes, of: record, into: &out) {
@@ -119,21 +122,18 @@ public struct Validator: Sendable {
     /// The agent embedded in a listing, or nil when it has no key. Its bad values never reject the listing.
     private func embeddedAgent(_ outcomes: [FieldOutcome], of record: CoercedRecord,
                                into out: inout ValidatedBatch) -> NormalizedRecord? {
-        var values: [String: Value] = [:]
         var ordered = [Value?](repeating: nil, count: Entity.agent.columns.count)
         var reasons: [RejectReason] = []
-        for (i, (field, outcome)) in zip(mapping.embeddedAgent, outcomes).enumerated() {
-            let value = resolve(field, outcome, reasons: &reasons, issues: &out.issues, prefix: "agent.",
-                                lenient: true)
-            ordered[agentColumns[i]] = value
-            if let value { values[field.name] = value }
+        mapping.embeddedAgent.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                ordered[agentColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &out.issues,
+                                                   prefix: "agent.", lenient: true)
+            }
         }
-        if values["agent_mls_id"] == nil, let email = values["email"] {
-            values["agent_mls_id"] = email
-            ordered[0] = email
-        }
-        guard values["agent_mls_id"] != nil else { return nil }
-        return NormalizedRecord(entity: .agent, values: values, extra: [], position: record.raw.position,
+        // The agent id is the first column; an agent without one is known by its email.
+        if ordered[0] == nil, let email = ordered[Column.agentEmailIndex] { ordered[0] = email }
+        guard ordered[0] != nil else { return nil }
+        return NormalizedRecord(entity: .agent, columns: ordered, extra: [], position: record.raw.position,
                                 ordinal: record.raw.ordinal, contentHash: ContentHash.of(columns: ordered, extra: []))
     }
 

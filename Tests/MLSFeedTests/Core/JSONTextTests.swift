@@ -15,6 +15,31 @@ import Testing
         #expect(JSONText.object(fields) == #"{"pool":"Y","view":["Ocean","City"],"apn":"1"}"#)
     }
 
+    /// The writer remembers a repeat-free key list; lists after it (subsets, repeats, new keys) still come out
+    /// exactly as `object` writes each alone.
+    @Test func objectWriterGivesWhatObjectGivesWhateverCameBefore() {
+        let lists: [[RawField]] = [
+            [RawField("a", "1"), RawField("b", "2"), RawField("c", "3")],
+            [RawField("a", "1"), RawField("c", "3")],
+            [RawField("c", "3"), RawField("a", "1")],
+            [RawField("a", "1"), RawField("a", "2")],
+            [RawField("a", "1"), RawField("b", "2"), RawField("b", "3")],
+            [],
+            [RawField("b", "x")],
+            [RawField("d", "4"), RawField("a", "5"), RawField("d", "6")],
+        ]
+        var writer = JSONText.ObjectWriter()
+        var out: [UInt8] = []
+        for fields in lists {
+            out.removeAll()
+            writer.append(fields, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == JSONText.object(fields))
+        }
+        out.removeAll()
+        writer.append(lists[4], to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #"{"a":"1","b":["2","3"]}"#)
+    }
+
     @Test func pairsKeepEverything() {
         #expect(JSONText.pairs([RawField("a", ""), RawField("a", "x")]) == #"[["a",""],["a","x"]]"#)
     }
