@@ -71,10 +71,14 @@ extension LoadSession {
             distinct = stagedListings
         }
         try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
+        // Temporary tables have no statistics until analyzed: without them the planner guesses their size and
+        // may scan all of listings to join a few thousand changed rows.
+        try data.execute("ANALYZE incoming_listings")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
         if skippedListings > 0 {
             try data.execute("CREATE INDEX ON seen_listings (listing_id)")
+            try data.execute("ANALYZE seen_listings")
             // A changed copy that loses to an unchanged (stored) copy of the same listing, by the dedupe rule
             // (newest modification_timestamp, then the later record), is a duplicate: it must not overwrite it.
             present -= try data.execute("""
