@@ -9,8 +9,8 @@ import Postgres
 /// commit, in the run's transaction: one sort per index beats maintaining every index row by row (as pgloader
 /// does). A failed run rolls all of it back.
 struct FirstLoad {
-    /// Hashes of the MLS numbers copied so far; a collision only stages a record that needed no staging.
-    var keys = Set<Int>()
+    /// The MLS numbers copied so far; a false "maybe seen" only stages a record that needed no staging.
+    var keys = KeyFilter()
     /// Listings copied straight into `listings`.
     var copied = 0
     /// Secondary indexes dropped for the load, to build again at commit.
@@ -37,15 +37,15 @@ extension LoadSession {
     }
 
     /// Copies the listings of `records` whose MLS number is new to the run straight into `listings`; returns the
-    /// records left to stage (repeats, agents, records without a content hash).
-    func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection, into load: inout FirstLoad) throws
-        -> [NormalizedRecord] {
+    /// records left to stage (repeats, agents, records without a content hash). Updates `firstLoad` in place (its
+    /// filter is 8 MiB: a copy per batch would cost more than the batch).
+    func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection) throws -> [NormalizedRecord] {
         var rest: [NormalizedRecord] = []
         var first: [NormalizedRecord] = []
         first.reserveCapacity(records.count)
         for record in records {
             if record.entity == .listing, let key = record.key, !record.contentHash.isEmpty,
-               load.keys.insert(key.hashValue).inserted {
+               firstLoad?.keys.insert(key) == true {
                 first.append(record)
             } else {
                 rest.append(record)
@@ -54,12 +54,13 @@ extension LoadSession {
         guard !first.isEmpty else { return rest }
         let source = options.source
         let run = String(runID)
-        load.copied += try data.copyIn(StagingTables.copyIntoListings) { writer in
+        let copied = try data.copyIn(StagingTables.copyIntoListings) { writer in
             for record in first {
                 try StagingTables.write(record, first: source, last: [run, run], extra: &extraWriter,
                                         json: &jsonBuffer, to: writer)
             }
         }
+        firstLoad?.copied += copied
         return rest
     }
 

@@ -133,10 +133,7 @@ public final class LoadSession: @unchecked Sendable {
             decidedFirstLoad = true
             firstLoad = try firstLoadIfEmpty(data)
         }
-        if var load = firstLoad {
-            staged = try copyFirstCopies(staged, data, into: &load)
-            firstLoad = load
-        }
+        if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if !seen.isEmpty {
             skippedListings += try data.copyIn(
                 "COPY seen_listings (listing_id, ordinal, modification_timestamp) FROM STDIN"

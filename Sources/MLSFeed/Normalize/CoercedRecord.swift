@@ -16,6 +16,19 @@ public struct CoercedRecord: Sendable, Hashable {
     public var raw: RawRecord
     /// The agent embedded in a listing, if the mapping has embedded-agent fields.
     public var embeddedAgent: [FieldOutcome]?
+    /// The raw fingerprint of the embedded agent's fields: equal fingerprints, equal agents.
+    public var agentFingerprint: UInt64?
     /// Control characters removed from this record's values.
     public var removedCharacters: Int
+
+    public init(entity: Entity, outcomes: [FieldOutcome], extra: [RawField], raw: RawRecord,
+                embeddedAgent: [FieldOutcome]? = nil, agentFingerprint: UInt64? = nil, removedCharacters: Int = 0) {
+        self.entity = entity
+        self.outcomes = outcomes
+        self.extra = extra
+        self.raw = raw
+        self.embeddedAgent = embeddedAgent
+        self.agentFingerprint = agentFingerprint
+        self.removedCharacters = removedCharacters
+    }
 }

@@ -20,8 +20,18 @@ public struct Normalizer: Sendable {
         self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
     }
 
+    /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
+    public typealias AgentMemo = BoundedMemo<(outcomes: [FieldOutcome], removed: Int)>
+
     /// Coerces a batch; records the parser already found defective pass through with no outcomes.
     public func process(_ batch: [RawRecord]) -> [CoercedRecord] {
+        var memo = AgentMemo()
+        return process(batch, agents: &memo)
+    }
+
+    /// Coerces a batch, taking embedded agents seen before (same raw fields) from `agents`: a worker keeps its
+    /// memo across batches. The same raw fields always coerce the same way, so any worker may share any memo.
+    public func process(_ batch: [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
         var layout = KeyLayout()
         var storedLayout = KeyLayout()
         return batch.map { raw in
@@ -31,13 +41,39 @@ public struct Normalizer: Sendable {
                 raw.rawHash = hash
                 raw.stored = recognizer.stored.lookup(hash)
             }
-            if raw.stored != nil { return coerceStored(raw, layout: &storedLayout) }
-            return coerce(raw, layout: &layout)
+            if raw.stored != nil { return coerceStored(raw, layout: &storedLayout, agents: &agents) }
+            return coerce(raw, layout: &layout, agents: &agents)
         }
     }
 
+    /// The embedded agent's outcomes (nil when the mapping has none), from the memo when its raw fields were seen.
+    private func agentOutcomes(_ raw: RawRecord, _ layout: KeyLayout, removed: inout Int, agents: inout AgentMemo)
+        -> (outcomes: [FieldOutcome], fingerprint: UInt64)? {
+        guard !mapping.embeddedAgent.isEmpty else { return nil }
+        var hash = ContentHash()
+        for positions in layout.agentPositions {
+            for position in positions {
+                hash.update(raw.fields[position].value)
+                hash.separator()
+            }
+            hash.mix(0xA9)
+        }
+        let fingerprint = hash.finalize64()
+        if let known = agents[fingerprint] {
+            removed += known.removed
+            return (known.outcomes, fingerprint)
+        }
+        var agentRemoved = 0
+        let outcomes = zip(mapping.embeddedAgent, layout.agentPositions).map {
+            outcome(of: $0, at: $1, in: raw, removed: &agentRemoved)
+        }
+        agents.store((outcomes, agentRemoved), for: fingerprint)
+        removed += agentRemoved
+        return (outcomes, fingerprint)
+    }
+
     /// A recognised copy of a stored listing: only its key (the one outcome) and its embedded agent are coerced.
-    func coerceStored(_ raw: RawRecord, layout: inout KeyLayout) -> CoercedRecord {
+    func coerceStored(_ raw: RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         layout.adopt(raw.fields, mapping: mapping, placed: placed)
         var removed = 0
         var outcomes: [FieldOutcome] = []
@@ -45,17 +81,13 @@ public struct Normalizer: Sendable {
             outcomes.append(outcome(of: mapping.fields[keyField], at: layout.fieldPositions[keyField], in: raw,
                                     removed: &removed))
         }
-        var agent: [FieldOutcome]?
-        if !mapping.embeddedAgent.isEmpty {
-            agent = zip(mapping.embeddedAgent, layout.agentPositions).map {
-                outcome(of: $0, at: $1, in: raw, removed: &removed)
-            }
-        }
-        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw, embeddedAgent: agent,
+        let agent = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw,
+                             embeddedAgent: agent?.outcomes, agentFingerprint: agent?.fingerprint,
                              removedCharacters: removed)
     }
 
-    func coerce(_ raw: RawRecord, layout: inout KeyLayout) -> CoercedRecord {
+    func coerce(_ raw: RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         layout.adopt(raw.fields, mapping: mapping, placed: placed)
         var extra: [RawField] = []
         for i in layout.extraPositions where !raw.fields[i].value.isEmpty { extra.append(raw.fields[i]) }
@@ -69,13 +101,9 @@ public struct Normalizer: Sendable {
         for (field, positions) in zip(mapping.fields, layout.fieldPositions) {
             outcomes.append(outcome(of: field, at: positions, in: raw, removed: &removed))
         }
-        var agent: [FieldOutcome]?
-        if !mapping.embeddedAgent.isEmpty {
-            agent = zip(mapping.embeddedAgent, layout.agentPositions).map {
-                outcome(of: $0, at: $1, in: raw, removed: &removed)
-            }
-        }
-        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: raw, embeddedAgent: agent,
+        let agent = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: raw,
+                             embeddedAgent: agent?.outcomes, agentFingerprint: agent?.fingerprint,
                              removedCharacters: removed)
     }
 

@@ -319,9 +319,10 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         for _ in 0..<config.stage("normalize").workers {
             spawn("normalize", group: group, control: control, done: coerced.producerFinished) {
+                var agents = Normalizer.AgentMemo()
                 while let (sequence, batch) = try raw.pop() {
                     let t0 = monotonicSeconds()
-                    let out = normalizer.process(batch)
+                    let out = normalizer.process(batch, agents: &agents)
                     control.record(stage: "normalize", itemsIn: batch.count, itemsOut: out.count,
                                    seconds: monotonicSeconds() - t0)
                     try coerced.push(out, sequence: sequence)
@@ -330,9 +331,10 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         for _ in 0..<config.stage("validate").workers {
             spawn("validate", group: group, control: control, done: validated.producerFinished) {
+                var agents = Validator.AgentMemo()
                 while let (sequence, batch) = try coerced.pop() {
                     let t0 = monotonicSeconds()
-                    let out = validator.process(batch)
+                    let out = validator.process(batch, agents: &agents)
                     control.record(stage: "validate", itemsIn: batch.count, itemsOut: out.records.count,
                                    seconds: monotonicSeconds() - t0)
                     try validated.push(out, sequence: sequence)

@@ -32,16 +32,26 @@ public struct Validator: Sendable {
         keyField = mapping.fields.first { $0.name == mapping.entity.keyColumn }
     }
 
+    /// Embedded agents by their raw fingerprint: the agent record (nil: no key) and the issues its values raise.
+    public typealias AgentMemo = BoundedMemo<(agent: NormalizedRecord?, issues: IssueTally)>
+
     public func process(_ batch: [CoercedRecord]) -> ValidatedBatch {
+        var memo = AgentMemo()
+        return process(batch, agents: &memo)
+    }
+
+    /// Validates a batch, taking embedded agents seen before (same raw fields) from `agents`, which a worker keeps
+    /// across batches: the same fields always make the same agent and the same issues.
+    public func process(_ batch: [CoercedRecord], agents: inout AgentMemo) -> ValidatedBatch {
         var out = ValidatedBatch()
         for record in batch {
             out.removedCharacters += record.removedCharacters
-            validate(record, into: &out)
+            validate(record, into: &out, agents: &agents)
         }
         return out
     }
 
-    private func validate(_ record: CoercedRecord, into out: inout ValidatedBatch) {
+    private func validate(_ record: CoercedRecord, into out: inout ValidatedBatch, agents: inout AgentMemo) {
         if let defect = record.raw.defect {
             let key = keyField.flatMap { field in field.sources.lazy.compactMap { record.raw.value($0) }.first }
             let reason = RejectReason(field: "record", rawValue: nil, rule: defect)
@@ -52,7 +62,7 @@ public struct Validator: Sendable {
             return
         }
         if let copy = record.raw.stored {
-            storedCopy(record, copy, into: &out)
+            storedCopy(record, copy, into: &out, agents: &agents)
             return
         }
         var ordered = [Value?](repeating: nil, count: mapping.entity.columns.count)
@@ -81,14 +91,13 @@ public struct Validator: Sendable {
                                             position: record.raw.position, ordinal: record.raw.ordinal,
                                             contentHash: ContentHash.of(columns: ordered, extra: record.extra),
                                             rawHash: clean ? record.raw.rawHash : nil))
-        if let agentOutcomes = record.embeddedAgent, let agent = embeddedAgent(agentOutcomes, of: record, into: &out) {
-            out.records.append(agent)
-        }
+        if let agent = embeddedAgent(of: record, into: &out, agents: &agents) { out.records.append(agent) }
     }
 
     /// A recognised copy of a stored listing: its key and stored modification timestamp (for dedupe and the
     /// merge), and its embedded agent. Its key was valid when it was stored; were it not now, it is rejected.
-    private func storedCopy(_ record: CoercedRecord, _ copy: StoredCopy, into out: inout ValidatedBatch) {
+    private func storedCopy(_ record: CoercedRecord, _ copy: StoredCopy, into out: inout ValidatedBatch,
+                            agents: inout AgentMemo) {
         var reasons: [RejectReason] = []
         var issues = IssueTally()
         let key = keyField.flatMap { field in
@@ -114,27 +123,43 @@ public struct Validator: Sendable {
         out.records.append(NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
                                             position: record.raw.position, ordinal: record.raw.ordinal,
                                             rawHash: record.raw.rawHash, isStored: true))
-        if let agentOutcomes = record.embeddedAgent, let agent = embeddedAgent(agentOutcomes, of: record, into: &out) {
-            out.records.append(agent)
-        }
+        if let agent = embeddedAgent(of: record, into: &out, agents: &agents) { out.records.append(agent) }
     }
 
-    /// The agent embedded in a listing, or nil when it has no key. Its bad values never reject the listing.
-    private func embeddedAgent(_ outcomes: [FieldOutcome], of record: CoercedRecord,
-                               into out: inout ValidatedBatch) -> NormalizedRecord? {
+    /// The agent embedded in a listing (nil when there is none or it has no key), from the memo when its raw
+    /// fields were seen before; its issues are counted for every listing that carries it.
+    private func embeddedAgent(of record: CoercedRecord, into out: inout ValidatedBatch,
+                               agents: inout AgentMemo) -> NormalizedRecord? {
+        guard let outcomes = record.embeddedAgent else { return nil }
+        var made: (agent: NormalizedRecord?, issues: IssueTally)
+        if let fingerprint = record.agentFingerprint, let known = agents[fingerprint] {
+            made = known
+        } else {
+            var issues = IssueTally()
+            made = (embeddedAgent(outcomes, issues: &issues), issues)
+            if let fingerprint = record.agentFingerprint { agents.store(made, for: fingerprint) }
+        }
+        if !made.issues.isEmpty { out.issues.merge(made.issues) }
+        made.agent?.position = record.raw.position
+        made.agent?.ordinal = record.raw.ordinal
+        return made.agent
+    }
+
+    /// The agent made of `outcomes`, or nil when it has no key. Its bad values never reject the listing.
+    private func embeddedAgent(_ outcomes: [FieldOutcome], issues: inout IssueTally) -> NormalizedRecord? {
         var ordered = [Value?](repeating: nil, count: Entity.agent.columns.count)
         var reasons: [RejectReason] = []
         mapping.embeddedAgent.withUnsafeBufferPointer { fields in
             for i in fields.indices {
-                ordered[agentColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &out.issues,
+                ordered[agentColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &issues,
                                                    prefix: "agent.", lenient: true)
             }
         }
         // The agent id is the first column; an agent without one is known by its email.
         if ordered[0] == nil, let email = ordered[Column.agentEmailIndex] { ordered[0] = email }
         guard ordered[0] != nil else { return nil }
-        return NormalizedRecord(entity: .agent, columns: ordered, extra: [], position: record.raw.position,
-                                ordinal: record.raw.ordinal, contentHash: ContentHash.of(columns: ordered, extra: []))
+        return NormalizedRecord(entity: .agent, columns: ordered, extra: [], position: SourcePosition(file: "", line: 0,
+                                column: 0), ordinal: 0, contentHash: ContentHash.of(columns: ordered, extra: []))
     }
 
     /// The value a field ends with (nil = NULL), adding a reason when it rejects the record and an issue when a bad
