@@ -80,7 +80,10 @@ extension LoadSession {
         result.duplicates = stagedListings - insertedFromStaging
         for index in load.droppedIndexes { try data.execute(index.definition) }
         // The table just grew from nothing: without fresh statistics the next run's merge plans for a handful of
-        // rows (a scan of the whole source per join) until autovacuum gets to it. A sample of 30,000 rows.
-        try data.execute("ANALYZE listings")
+        // rows (a scan of the whole source per join) until autovacuum gets to it. Only the columns the merge joins
+        // and filters on (the wide text and jsonb ones cost most of a full ANALYZE; autovacuum does them later).
+        try data.execute("""
+            ANALYZE listings (source, listing_id, modification_timestamp, content_hash, raw_hash, off_market_at)
+            """)
     }
 }

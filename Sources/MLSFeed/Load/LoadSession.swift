@@ -70,6 +70,7 @@ public final class LoadSession: @unchecked Sendable {
                 SET application_name = 'mlsfeed load run \(id)';
                 SET TimeZone = 'UTC';
                 SET work_mem = '256MB';
+                SET maintenance_work_mem = '256MB';
                 SET temp_buffers = '256MB';
                 BEGIN;
                 \(StagingTables.create(.listing));
