@@ -11,6 +11,10 @@ public struct StoredListings: Sendable {
     }
 
     private var entries: [Entry] = []
+    /// Where the entries whose hash starts with each 16-bit prefix begin (`prefixes + 1` bounds): a lookup then
+    /// searches a handful of neighbours instead of the whole array (hashes are uniform, so buckets are even).
+    private var starts: [UInt32] = []
+    private static let prefixBits = 16
 
     public init() {}
 
@@ -26,8 +30,10 @@ public struct StoredListings: Sendable {
 
     /// The stored copy a record with this raw fingerprint would repeat, if any.
     public func lookup(_ hash: UInt64) -> StoredCopy? {
-        var low = 0
-        var high = entries.count
+        guard !entries.isEmpty else { return nil }
+        let prefix = Int(hash >> UInt64(64 - StoredListings.prefixBits))
+        var low = Int(starts[prefix])
+        var high = Int(starts[prefix + 1])
         while low < high {
             let mid = (low + high) / 2
             if entries[mid].hash < hash { low = mid + 1 } else { high = mid }
@@ -52,7 +58,12 @@ public struct StoredListings: Sendable {
         public consuming func build() -> StoredListings {
             var set = StoredListings()
             entries.sort { $0.hash < $1.hash }
+            let buckets = 1 << StoredListings.prefixBits
+            var starts = [UInt32](repeating: 0, count: buckets + 1)
+            for entry in entries { starts[Int(entry.hash >> UInt64(64 - StoredListings.prefixBits)) + 1] += 1 }
+            for i in 0..<buckets { starts[i + 1] += starts[i] }
             set.entries = entries
+            set.starts = starts
             return set
         }
     }

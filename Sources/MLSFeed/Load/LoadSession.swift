@@ -120,11 +120,11 @@ public final class LoadSession: @unchecked Sendable {
     public func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
         var staged: [NormalizedRecord] = []
-        var seen: [[String?]] = []
+        var seen: [Int] = []
         staged.reserveCapacity(records.count)
-        for record in records {
-            if record.isStored, let key = record.key {
-                seen.append([key, String(record.ordinal), record.modificationTimestamp])
+        for (index, record) in records.enumerated() {
+            if record.isStored, record.key != nil {
+                seen.append(index)
                 if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
             } else {
                 staged.append(record)
@@ -139,7 +139,12 @@ public final class LoadSession: @unchecked Sendable {
             skippedListings += try data.copyIn(
                 "COPY seen_listings (listing_id, ordinal, modification_timestamp) FROM STDIN"
             ) { writer in
-                for row in seen { try writer.writeRow(row) }
+                for index in seen {
+                    writer.field(records[index].key)
+                    writer.field(String(records[index].ordinal))
+                    writer.field(records[index].modificationTimestamp)
+                    try writer.endRow()
+                }
             }
         }
         if !listingsNeedResolving {

@@ -179,8 +179,22 @@ public enum Coercion {
     }
 
     private static func formatDate(_ y: Int, _ m: Int, _ d: Int) -> String {
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(y)-\(two(m))-\(two(d))"
+        guard (1000...9999).contains(y) else {
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(y)-\(two(m))-\(two(d))"
+        }
+        return String(unsafeUninitializedCapacity: 10) { out in
+            writeDate(y, m, d, into: out)
+            return 10
+        }
+    }
+
+    /// `yyyy-MM-dd` into the first 10 bytes of `out` (a four-digit year).
+    private static func writeDate(_ y: Int, _ m: Int, _ d: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        func digit(_ n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + n) }
+        out[0] = digit(y / 1000); out[1] = digit(y / 100 % 10); out[2] = digit(y / 10 % 10); out[3] = digit(y % 10)
+        out[4] = UInt8(ascii: "-"); out[5] = digit(m / 10); out[6] = digit(m % 10)
+        out[7] = UInt8(ascii: "-"); out[8] = digit(d / 10); out[9] = digit(d % 10)
     }
 
     private static func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, offset: Int?,
@@ -201,7 +215,19 @@ public enum Coercion {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secs = seconds - days * 86_400
         let (y, m, d) = CivilDate.civil(days)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(formatDate(y, m, d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
+        guard (1000...9999).contains(y) else {
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(formatDate(y, m, d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
+        }
+        return String(unsafeUninitializedCapacity: 20) { out in
+            func digit(_ n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + n) }
+            writeDate(y, m, d, into: out)
+            let (h, mi, s) = (secs / 3600, secs % 3600 / 60, secs % 60)
+            out[10] = UInt8(ascii: "T"); out[11] = digit(h / 10); out[12] = digit(h % 10)
+            out[13] = UInt8(ascii: ":"); out[14] = digit(mi / 10); out[15] = digit(mi % 10)
+            out[16] = UInt8(ascii: ":"); out[17] = digit(s / 10); out[18] = digit(s % 10)
+            out[19] = UInt8(ascii: "Z")
+            return 20
+        }
     }
 }

@@ -128,5 +128,8 @@ import Testing
         #expect(Coercion.formatTimestamp(0) == "1970-01-01T00:00:00Z")
         #expect(Coercion.formatTimestamp(-1) == "1969-12-31T23:59:59Z")
         #expect(Coercion.formatTimestamp(1_709_164_800) == "2024-02-29T00:00:00Z")
+        #expect(Coercion.formatTimestamp(253_402_300_799) == "9999-12-31T23:59:59Z")
+        #expect(Coercion.formatTimestamp(253_402_300_800) == "10000-01-01T00:00:00Z")
+        #expect(Coercion.formatTimestamp(-62_135_596_801) == "0-12-31T23:59:59Z")
     }
 }
