@@ -4,17 +4,26 @@ import Foundation
 /// copies of listings the database already holds (`StoredListings`), which then skip normalizing.
 public struct RawRecognizer: Sendable {
     public let hash: RawHash
-    public let stored: StoredListings
+    /// Read from the database while the parse begins; `stored` waits for it (read it once per batch).
+    public let pendingStored: Pending<StoredListings>
     /// The source keys a recognised record still needs: its key's and the embedded agent's (agents are merged
     /// by the last record naming them, so they are read from every listing, changed or not).
     public let neededKeys: Set<String>
 
     /// A recognizer for a listing mapping; nil for other entities (only listings keep their raw fingerprint).
-    public init?(mapping: Mapping, zone: TimeZone?, stored: StoredListings) {
+    public init?(mapping: Mapping, zone: TimeZone?, stored: Pending<StoredListings>) {
         guard mapping.entity == .listing else { return nil }
         hash = RawHash(mapping: mapping, zone: zone)
-        self.stored = stored
+        self.pendingStored = stored
         let keyFields = mapping.fields.filter { $0.name == mapping.entity.keyColumn }
         neededKeys = Set((keyFields + mapping.embeddedAgent).flatMap(\.sources))
     }
+
+    /// A recognizer for `stored` as it is now.
+    public init?(mapping: Mapping, zone: TimeZone?, stored: StoredListings) {
+        self.init(mapping: mapping, zone: zone, stored: Pending(stored))
+    }
+
+    /// The stored listings, once read (blocks until then).
+    public var stored: StoredListings { pendingStored.value }
 }

@@ -81,12 +81,13 @@ extension LoadSession {
             try data.execute("ANALYZE seen_listings")
             // A changed copy that loses to an unchanged (stored) copy of the same listing, by the dedupe rule
             // (newest modification_timestamp, then the later record), is a duplicate: it must not overwrite it.
+            // A recognised copy is the stored row exactly, so its timestamp is the row's.
             present -= try data.execute("""
-                DELETE FROM incoming_listings i USING seen_listings s
-                WHERE s.listing_id = i.listing_id
-                  AND (coalesce(s.modification_timestamp, '-infinity'), s.ordinal)
+                DELETE FROM incoming_listings i USING seen_listings s, listings l
+                WHERE s.listing_id = i.listing_id AND l.source = $1 AND l.listing_id = s.listing_id
+                  AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
                       > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
-                """).affectedRows
+                """, [source]).affectedRows
             present += Int(try data.execute("""
                 SELECT count(DISTINCT s.listing_id) FROM seen_listings s
                 WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)

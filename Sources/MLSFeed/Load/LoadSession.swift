@@ -75,8 +75,7 @@ public final class LoadSession: @unchecked Sendable {
                 BEGIN;
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
-                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL,
-                                                 modification_timestamp timestamptz) ON COMMIT DROP;
+                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
                 """)
             self.data = data
         } catch {
@@ -93,9 +92,14 @@ public final class LoadSession: @unchecked Sendable {
     /// in the run's transaction with one `COPY ... TO STDOUT`. Listings read with warnings have none, and
     /// off-market ones are left out, so a listing that comes back is staged and restored as usual.
     public func storedListings() throws -> StoredListings {
-        let data = try activeData()
-        // COPY takes no parameters: the source travels in a transaction-local setting instead.
-        try data.execute("SELECT set_config('mlsfeed.source', $1, true)", [options.source])
+        try LoadSession.storedListings(try activeData(), source: options.source, inTransaction: true)
+    }
+
+    /// `storedListings()` on any connection: one in a transaction block, or one of its own.
+    public static func storedListings(_ data: Connection, source: String, inTransaction: Bool) throws
+        -> StoredListings {
+        // COPY takes no parameters: the source travels in a setting instead (local to the transaction, if any).
+        try data.execute("SELECT set_config('mlsfeed.source', $1, $2)", [source, inTransaction ? "true" : "false"])
         // The planner's row estimate sizes the buffer (an exact count would scan the table once more).
         let estimate = Double(try data.execute("SELECT reltuples FROM pg_class WHERE oid = 'listings'::regclass")
             .rows.first?.first.flatMap { $0 } ?? "") ?? 0
@@ -137,12 +141,11 @@ public final class LoadSession: @unchecked Sendable {
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if !seen.isEmpty {
             skippedListings += try data.copyIn(
-                "COPY seen_listings (listing_id, ordinal, modification_timestamp) FROM STDIN"
+                "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
                 for index in seen {
                     writer.field(records[index].key)
                     writer.field(String(records[index].ordinal))
-                    writer.field(records[index].modificationTimestamp)
                     try writer.endRow()
                 }
             }

@@ -34,12 +34,16 @@ public struct Normalizer: Sendable {
     public func process(_ batch: [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
         var layout = KeyLayout()
         var storedLayout = KeyLayout()
+        // Read once per batch: the first batch may wait for the stored listings to be read.
+        let stored = recognizer.flatMap { recognizer in
+            batch.contains { $0.rawHash == nil && $0.defect == nil } ? recognizer.stored : nil
+        }
         return batch.map { raw in
             var raw = raw
-            if let recognizer, raw.rawHash == nil, raw.defect == nil {
+            if let recognizer, let stored, raw.rawHash == nil, raw.defect == nil {
                 let hash = recognizer.hash.of(raw.fields)
                 raw.rawHash = hash
-                raw.stored = recognizer.stored.lookup(hash)
+                raw.stored = stored.lookup(hash)
             }
             if raw.stored != nil { return coerceStored(raw, layout: &storedLayout, agents: &agents) }
             return coerce(raw, layout: &layout, agents: &agents)

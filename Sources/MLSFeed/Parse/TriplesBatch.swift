@@ -70,6 +70,7 @@ struct TriplesBatch: Sendable {
         // The last long value seen at each field position: feeds repeat office names, agents, timestamps, ...
         // and a repeated value then shares one String instead of allocating (and later freeing) another.
         var recent: [(range: Range<Int>, value: String)] = []
+        let stored = recognizer?.stored
         for index in range {
             let entry = entries[index]
             guard let values = entry.values else {
@@ -80,12 +81,12 @@ struct TriplesBatch: Sendable {
             let keySet = keySets[entry.keySet]
             let keys = keySet.keys
             var rawHash: UInt64?
-            if let recognizer {
+            if let recognizer, let stored {
                 let hash = bytes.withUnsafeBytes {
                     recognizer.hash.of(keys: keySet.hash, values: UnsafeRawBufferPointer(rebasing: $0[values]))
                 }
                 rawHash = hash
-                if let copy = recognizer.stored.lookup(hash), let fields = neededFields(values, keySet) {
+                if let copy = stored.lookup(hash), let fields = neededFields(values, keySet) {
                     records.append(RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal,
                                              rawHash: hash, stored: copy))
                     continue

@@ -14,9 +14,10 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
 
     var runID: Int64 { session.runID }
 
-    /// The source's stored listings by raw fingerprint, for recognising unchanged records.
+    /// The source's stored listings by raw fingerprint, for recognising unchanged records, read on a connection of
+    /// its own (so it can run beside the load stage's; the run's lock keeps the source's rows still meanwhile).
     func storedListings() throws -> StoredListings {
-        try session.storedListings()
+        try LoadSession.storedListings(Connection(conninfo), source: options.source, inTransaction: false)
     }
 
     func write(_ records: [NormalizedRecord], rejects: [Reject]) throws {

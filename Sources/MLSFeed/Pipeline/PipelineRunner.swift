@@ -105,22 +105,23 @@ public final class PipelineRunner: @unchecked Sendable {
             return summary
         }
 
-        // A database run fingerprints each listing record and recognises the unchanged copies of stored listings.
-        var recognizer: RawRecognizer?
-        if let database {
-            do {
-                recognizer = RawRecognizer(mapping: config.mapping, zone: config.timeZone,
-                                           stored: try database.storedListings())
-            } catch {
-                return finish(summary, failure: error, sink: sink, started: started)
-            }
-        }
+        // A database run fingerprints each listing record and recognises the unchanged copies of stored listings,
+        // read on their own connection while the parse begins (see `launchStages`).
+        let stored = Pending<StoredListings>()
+        let recognizer = database == nil ? nil
+            : RawRecognizer(mapping: config.mapping, zone: config.timeZone, stored: stored)
 
         let state = Totals()
         control.declare(stages: StageSettings.stageNames)
         let progress = options.progress ? ProgressReporter(state: state, inputs: [input]) : nil
         progress?.start()
         let identity = Locked<InputIdentity?>(nil)
+        if let database, recognizer != nil {
+            // A failed read fails the run; the stages waiting for it go on with nothing recognised until cancelled.
+            spawn("stored", group: nil, control: control, done: { stored.fulfil(StoredListings()) }) {
+                stored.fulfil(try database.storedListings())
+            }
+        }
         launchStages(opened, input: input, sink: sink, recognizer: recognizer, state: state, control: control,
                      identity: identity)
         progress?.stop()
@@ -394,7 +395,7 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// Runs a stage body on its own Dispatch queue; its first error fails the whole run.
-    private func spawn(_ name: String, group: DispatchGroup, control: RunControl,
+    private func spawn(_ name: String, group: DispatchGroup?, control: RunControl,
                        done: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () throws -> Void) {
         let queue = DispatchQueue(label: "mlsfeed.stage.\(name)")
         queue.async(group: group) {

@@ -1,0 +1,24 @@
+import Dispatch
+import Testing
+@testable import MLSFeed
+
+@Suite struct PendingTests {
+    @Test func readersWaitForTheFirstValueAndKeepIt() {
+        let pending = Pending<Int>()
+        let readers = DispatchGroup()
+        let seen = Locked<[Int]>([])
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: readers) {
+                let value = pending.value
+                seen.update { $0.append(value) }
+            }
+        }
+        #expect(readers.wait(timeout: .now() + 0.2) == .timedOut)
+        pending.fulfil(7)
+        pending.fulfil(8)
+        #expect(readers.wait(timeout: .now() + 10) == .success)
+        #expect(seen.value == [7, 7, 7, 7])
+        #expect(pending.value == 7)
+        #expect(Pending(3).value == 3)
+    }
+}
