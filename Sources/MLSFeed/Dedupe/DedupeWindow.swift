@@ -37,21 +37,29 @@ public struct DedupeWindow: Sendable {
     /// Decides the fate of a record with `key`, `timestamp` (canonical UTC text, or nil) and feed `ordinal`.
     public mutating func offer(key: String, timestamp: String?, ordinal: Int) -> Decision {
         generation += 1
-        if let kept = seen[key] {
-            if DedupeWindow.wins(timestamp, ordinal, over: kept.timestamp, kept.ordinal) {
-                seen[key] = Seen(timestamp: timestamp, ordinal: ordinal, generation: generation)
-                order.append((key, generation))
-                superseded += 1
-                compact()
-                return .supersede
+        let now = generation
+        // One hash of the key: the entry is read and written in place (generation 0 marks a new entry).
+        let decision: Decision = { (kept: inout Seen) -> Decision in
+            if kept.generation == 0 {
+                kept = Seen(timestamp: timestamp, ordinal: ordinal, generation: now)
+                return .keep
             }
+            guard DedupeWindow.wins(timestamp, ordinal, over: kept.timestamp, kept.ordinal) else { return .drop }
+            kept = Seen(timestamp: timestamp, ordinal: ordinal, generation: now)
+            return .supersede
+        }(&seen[key, default: Seen(timestamp: nil, ordinal: 0, generation: 0)])
+        switch decision {
+        case .keep:
+            order.append((key, now))
+            evict()
+        case .supersede:
+            order.append((key, now))
+            superseded += 1
+            compact()
+        case .drop:
             dropped += 1
-            return .drop
         }
-        seen[key] = Seen(timestamp: timestamp, ordinal: ordinal, generation: generation)
-        order.append((key, generation))
-        evict()
-        return .keep
+        return decision
     }
 
     /// Newest `modification_timestamp` wins (a missing one is oldest); a tie goes to the later record.
@@ -68,7 +76,9 @@ public struct DedupeWindow: Sendable {
         while seen.count > capacity, orderStart < order.count {
             let entry = order[orderStart]
             orderStart += 1
-            if seen[entry.key]?.generation == entry.generation { seen[entry.key] = nil }
+            if let index = seen.index(forKey: entry.key), seen.values[index].generation == entry.generation {
+                seen.remove(at: index)
+            }
         }
         compact()
     }

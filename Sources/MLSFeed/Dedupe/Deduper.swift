@@ -95,8 +95,8 @@ public struct Deduper: Sendable {
                 out.append(item)
                 heldCount -= 1
                 if case .record(let record) = item, record.entity == .listing, let key = record.key,
-                   heldListing[key] == released {
-                    heldListing[key] = nil
+                   let index = heldListing.index(forKey: key), heldListing.values[index] == released {
+                    heldListing.remove(at: index)
                 }
             }
             heldStart += 1
