@@ -5,9 +5,9 @@ import Postgres
 /// A source with no listings yet has nothing to compare against, so the first copy of each MLS number is copied
 /// into `listings` itself (written once, not staged and then inserted), and only the repeats (about 1% of a
 /// dump) are staged; the merge lets a staged repeat replace the copy it repeats when it wins the dedupe rule.
-/// When the whole table is empty its secondary indexes are dropped before the first row and built again at
-/// commit, in the run's transaction: one sort per index beats maintaining every index row by row (as pgloader
-/// does). A failed run rolls all of it back.
+/// When the whole table is empty its indexes (the primary key too) are dropped before the first row and built
+/// again at commit, in the run's transaction: one sort per index beats maintaining every index row by row (as
+/// pgloader does). A failed run rolls all of it back.
 struct FirstLoad {
     /// The MLS numbers copied so far; a false "maybe seen" only stages a record that needed no staging.
     var keys = KeyFilter()
@@ -15,6 +15,8 @@ struct FirstLoad {
     var copied = 0
     /// Secondary indexes dropped for the load, to build again at commit.
     var droppedIndexes: [(name: String, definition: String)] = []
+    /// The primary key constraint dropped for the load (name, definition), to add again (one sort) at commit.
+    var droppedKey: (name: String, definition: String)?
 }
 
 extension LoadSession {
@@ -32,6 +34,15 @@ extension LoadSession {
                     return (name, definition)
                 }
             for index in load.droppedIndexes { try data.execute("DROP INDEX \(index.name)") }
+            // The key too: the first copies are unique by construction (`FirstLoad.keys`), and one sort at the end
+            // beats inserting a million keys into the btree one by one.
+            if let key = try data.execute("""
+                SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+                WHERE conrelid = 'listings'::regclass AND contype = 'p'
+                """).rows.first, let name = key[0], let definition = key[1] {
+                try data.execute("ALTER TABLE listings DROP CONSTRAINT \(name)")
+                load.droppedKey = (name, definition)
+            }
         }
         return load
     }
@@ -68,6 +79,9 @@ extension LoadSession {
     /// modification timestamp, then the later record: a staged repeat is always the later one); repeats of no
     /// copied listing are inserted. Then the dropped indexes are built again.
     func mergeFirstLoad(_ data: Connection, _ load: FirstLoad, into result: inout LoadResult) throws {
+        if let key = load.droppedKey {
+            try data.execute("ALTER TABLE listings ADD CONSTRAINT \(key.name) \(key.definition)")
+        }
         var insertedFromStaging = 0
         if stagedListings > 0 {
             try data.execute(StagingTables.resolveDuplicates(.listing))
