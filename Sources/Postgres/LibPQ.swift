@@ -101,13 +101,7 @@ final class LibPQConnection {
                 }
                 continue
             }
-            do {
-                if let result = try check(.result(raw, accepting: [PGRES_COMMAND_OK])) {
-                    copied = read(result).affectedRows
-                }
-            } catch {
-                firstError = firstError ?? error
-            }
+            take(copyResult: raw, copied: &copied, firstError: &firstError)
         }
         if let firstError { throw firstError }
         return copied
@@ -138,16 +132,21 @@ final class LibPQConnection {
         }
         var copied = 0
         while let raw = PQgetResult(handle) {
-            do {
-                if let result = try check(.result(raw, accepting: [PGRES_COMMAND_OK])) {
-                    copied = read(result).affectedRows
-                }
-            } catch {
-                firstError = firstError ?? error
-            }
+            take(copyResult: raw, copied: &copied, firstError: &firstError)
         }
         if let firstError { throw firstError }
         return copied
+    }
+
+    /// Checks a result that ends a COPY: keeps its row count, or the first error.
+    private func take(copyResult raw: OpaquePointer, copied: inout Int, firstError: inout Error?) {
+        do {
+            if let result = try check(.result(raw, accepting: [PGRES_COMMAND_OK])) {
+                copied = read(result).affectedRows
+            }
+        } catch {
+            firstError = firstError ?? error
+        }
     }
 
     // MARK: - Checking
