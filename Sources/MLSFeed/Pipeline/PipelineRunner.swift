@@ -332,7 +332,7 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         for _ in 0..<config.stage("validate").workers {
             spawn("validate", group: group, control: control, done: validated.producerFinished) {
-                var agents = Validator.AgentMemo()
+                var agents = Validator.Agents(inOrder: self.config.stage("validate").workers == 1)
                 while let (sequence, batch) = try coerced.pop() {
                     let t0 = monotonicSeconds()
                     let out = validator.process(batch, agents: &agents)

@@ -35,14 +35,28 @@ public struct Validator: Sendable {
     /// Embedded agents by their raw fingerprint: the agent record (nil: no key) and the issues its values raise.
     public typealias AgentMemo = BoundedMemo<(agent: NormalizedRecord?, issues: IssueTally)>
 
+    /// A validate worker's embedded-agent state, kept across batches.
+    public struct Agents {
+        /// Agents made before, by raw fingerprint.
+        public var memo = AgentMemo()
+        /// Agent id → content hash of the last agent passed on. Kept only by a sole worker, which sees the feed in
+        /// order: an agent equal to the last one passed on for its id is then not passed on again (the dedupe stage
+        /// would drop it: it passes an agent when first seen and again only when its content changed).
+        public var lastPassed: [String: String]?
+
+        public init(inOrder: Bool = false) {
+            lastPassed = inOrder ? [:] : nil
+        }
+    }
+
     public func process(_ batch: [CoercedRecord]) -> ValidatedBatch {
-        var memo = AgentMemo()
-        return process(batch, agents: &memo)
+        var agents = Agents()
+        return process(batch, agents: &agents)
     }
 
     /// Validates a batch, taking embedded agents seen before (same raw fields) from `agents`, which a worker keeps
     /// across batches: the same fields always make the same agent and the same issues.
-    public func process(_ batch: [CoercedRecord], agents: inout AgentMemo) -> ValidatedBatch {
+    public func process(_ batch: [CoercedRecord], agents: inout Agents) -> ValidatedBatch {
         var out = ValidatedBatch()
         for record in batch {
             out.removedCharacters += record.removedCharacters
@@ -51,7 +65,7 @@ public struct Validator: Sendable {
         return out
     }
 
-    private func validate(_ record: CoercedRecord, into out: inout ValidatedBatch, agents: inout AgentMemo) {
+    private func validate(_ record: CoercedRecord, into out: inout ValidatedBatch, agents: inout Agents) {
         if let defect = record.raw.defect {
             let key = keyField.flatMap { field in field.sources.lazy.compactMap { record.raw.value($0) }.first }
             let reason = RejectReason(field: "record", rawValue: nil, rule: defect)
@@ -97,7 +111,7 @@ public struct Validator: Sendable {
     /// A recognised copy of a stored listing: its key and stored modification timestamp (for dedupe and the
     /// merge), and its embedded agent. Its key was valid when it was stored; were it not now, it is rejected.
     private func storedCopy(_ record: CoercedRecord, _ copy: StoredCopy, into out: inout ValidatedBatch,
-                            agents: inout AgentMemo) {
+                            agents: inout Agents) {
         var reasons: [RejectReason] = []
         var issues = IssueTally()
         let key = keyField.flatMap { field in
@@ -129,17 +143,21 @@ public struct Validator: Sendable {
     /// The agent embedded in a listing (nil when there is none or it has no key), from the memo when its raw
     /// fields were seen before; its issues are counted for every listing that carries it.
     private func embeddedAgent(of record: CoercedRecord, into out: inout ValidatedBatch,
-                               agents: inout AgentMemo) -> NormalizedRecord? {
+                               agents: inout Agents) -> NormalizedRecord? {
         guard let outcomes = record.embeddedAgent else { return nil }
         var made: (agent: NormalizedRecord?, issues: IssueTally)
-        if let fingerprint = record.agentFingerprint, let known = agents[fingerprint] {
+        if let fingerprint = record.agentFingerprint, let known = agents.memo[fingerprint] {
             made = known
         } else {
             var issues = IssueTally()
             made = (embeddedAgent(outcomes, issues: &issues), issues)
-            if let fingerprint = record.agentFingerprint { agents.store(made, for: fingerprint) }
+            if let fingerprint = record.agentFingerprint { agents.memo.store(made, for: fingerprint) }
         }
         if !made.issues.isEmpty { out.issues.merge(made.issues) }
+        if agents.lastPassed != nil, let agent = made.agent, let key = agent.key {
+            if agents.lastPassed?[key] == agent.contentHash { return nil }
+            agents.lastPassed?[key] = agent.contentHash
+        }
         made.agent?.position = record.raw.position
         made.agent?.ordinal = record.raw.ordinal
         return made.agent

@@ -34,7 +34,7 @@ import Testing
             fresh.issues.merge(one.issues)
         }
         var normalized = Normalizer.AgentMemo()
-        var validated = Validator.AgentMemo()
+        var validated = Validator.Agents()
         var memoized = ValidatedBatch()
         for start in stride(from: 0, to: records.count, by: 25) {
             let batch = Array(records[start..<min(start + 25, records.count)])
@@ -43,7 +43,7 @@ import Testing
             memoized.issues.merge(out.issues)
         }
         #expect(normalized.count == 3)
-        #expect(validated.count == 3)
+        #expect(validated.memo.count == 3)
         #expect(memoized.records == fresh.records)
         #expect(memoized.issues == fresh.issues)
         #expect(memoized.records.filter { $0.entity == .agent }.count == 60)
@@ -52,6 +52,32 @@ import Testing
         let bad = records.filter { $0.value("la_member_email") == "not-an-email" }.count
         #expect(bad > 10)
         #expect(memoized.issues.lines == ["agent.email: \(bad) not an email address (\"not-an-email\")"])
+    }
+
+    /// A sole worker passes an agent on only when it is new or differs from the last one passed for its id: what
+    /// the dedupe stage passes of all of them.
+    @Test func aSoleWorkerPassesWhatTheDedupeStageWouldPass() throws {
+        let mapping = try V.mapping()
+        let normalizer = Normalizer(mapping: mapping, zone: nil)
+        let validator = Validator(mapping: mapping)
+        let coerced = normalizer.process(Self.records())
+        let all = validator.process(coerced)
+        var inOrder = Validator.Agents(inOrder: true)
+        var filtered: [NormalizedRecord] = []
+        for start in stride(from: 0, to: coerced.count, by: 25) {
+            filtered += validator.process(Array(coerced[start..<min(start + 25, coerced.count)]), agents: &inOrder)
+                .records
+        }
+        func deduped(_ records: [NormalizedRecord]) -> [NormalizedRecord] {
+            var deduper = Deduper(windowCapacity: 1000, hold: 0)
+            return (deduper.process(records: records, rejects: []) + deduper.finish()).compactMap { item in
+                if case .record(let record) = item { return record }
+                return nil
+            }
+        }
+        #expect(filtered.filter { $0.entity == .agent }.count < all.records.filter { $0.entity == .agent }.count)
+        #expect(filtered.filter { $0.entity == .listing } == all.records.filter { $0.entity == .listing })
+        #expect(deduped(filtered) == deduped(all.records))
     }
 
     @Test func aFullMemoStartsOver() {
