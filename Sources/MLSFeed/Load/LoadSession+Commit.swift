@@ -76,6 +76,8 @@ extension LoadSession {
         try data.execute("ANALYZE incoming_listings")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
+        // Recognised listings not also staged: all of them on-market listings of the source before this run.
+        var recognizedOnly = 0
         if skippedListings > 0 {
             try data.execute("CREATE INDEX ON seen_listings (listing_id)")
             try data.execute("ANALYZE seen_listings")
@@ -88,17 +90,29 @@ extension LoadSession {
                   AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
                       > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
                 """, [source]).affectedRows
-            present += Int(try data.execute("""
+            recognizedOnly = Int(try data.execute("""
                 SELECT count(DISTINCT s.listing_id) FROM seen_listings s
                 WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)
                 """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+            present += recognizedOnly
         }
         result.duplicates = stagedListings + skippedListings - present
         result.recognized = skippedListings
-        if options.mode == .full && !options.force {
-            try checkWithdrawGuard(data, distinct: present)
-        }
         let sourceHadListings = try hasRows(data, "listings")
+        // A full dump: the source's on-market listings before the merge, and how many of them the dump carries.
+        // When it carries them all, nothing can be withdrawn and the anti-join that looks for them is skipped.
+        var activeBefore = 0
+        var activeCarried = 0
+        if options.mode == .full && sourceHadListings {
+            activeBefore = Int(try data.execute(
+                "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [source]
+            ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+            if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
+            activeCarried = recognizedOnly + (Int(try data.execute("""
+                SELECT count(*) FROM incoming_listings i
+                JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id AND l.off_market_at IS NULL
+                """, [source]).rows.first?.first.flatMap { $0 } ?? "") ?? 0)
+        }
         if sourceHadListings {
             let updated = try data.execute(MergeStatements.updateListings, [source, run])
             result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
@@ -111,8 +125,9 @@ extension LoadSession {
         }
         result.unchanged = present - result.inserted - result.updated - result.stale
 
-        // A source that had no listings before this run has nothing to withdraw.
-        if options.mode == .full && sourceHadListings {
+        // A source that had no listings before this run has nothing to withdraw, nor one whose on-market
+        // listings the dump all carries.
+        if options.mode == .full && sourceHadListings && activeCarried < activeBefore {
             // The newest record of each key is kept, so this is the newest of the whole dump.
             let newest = try data.execute("""
                 SELECT greatest(max(modification_timestamp), $1::timestamptz) FROM incoming_listings
@@ -139,10 +154,7 @@ extension LoadSession {
     }
 
     /// Throws when a full dump carries fewer than `withdrawGuard` of the source's active listings.
-    private func checkWithdrawGuard(_ data: Connection, distinct: Int) throws {
-        let active = Int(try data.execute(
-            "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [options.source]
-        ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+    private func checkWithdrawGuard(distinct: Int, active: Int) throws {
         guard Double(distinct) < options.withdrawGuard * Double(active) else { return }
         let share = Int((options.withdrawGuard * 100).rounded())
         throw LoadError("full dump holds \(distinct) listings, fewer than \(share)% of the \(active) active "
