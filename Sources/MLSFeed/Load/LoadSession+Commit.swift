@@ -73,30 +73,27 @@ extension LoadSession {
         try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
         // Temporary tables have no statistics until analyzed: without them the planner guesses their size and
         // may scan all of listings to join a few thousand changed rows.
-        try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp, content_hash)")
+        try data.execute("ANALYZE incoming_listings")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
         // Recognised listings not also staged: all of them on-market listings of the source before this run.
         var recognizedOnly = 0
         if skippedListings > 0 {
-            // Recognised copies are known by their raw fingerprint, which is their stored row's `raw_hash`: the
-            // joins below find a recognised copy's listing through it (bigint hash joins, no index needed).
+            try data.execute("CREATE INDEX ON seen_listings (listing_id)")
             try data.execute("ANALYZE seen_listings")
             // A changed copy that loses to an unchanged (stored) copy of the same listing, by the dedupe rule
             // (newest modification_timestamp, then the later record), is a duplicate: it must not overwrite it.
             // A recognised copy is the stored row exactly, so its timestamp is the row's.
             present -= try data.execute("""
-                DELETE FROM incoming_listings i USING listings l, seen_listings s
-                WHERE l.source = $1 AND l.listing_id = i.listing_id AND s.raw_hash = l.raw_hash
+                DELETE FROM incoming_listings i USING seen_listings s, listings l
+                WHERE s.listing_id = i.listing_id AND l.source = $1 AND l.listing_id = s.listing_id
                   AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
                       > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
                 """, [source]).affectedRows
             recognizedOnly = Int(try data.execute("""
-                SELECT count(*) FROM (SELECT DISTINCT raw_hash FROM seen_listings) s
-                WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i
-                                  JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
-                                  WHERE l.raw_hash = s.raw_hash)
-                """, [source]).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+                SELECT count(DISTINCT s.listing_id) FROM seen_listings s
+                WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)
+                """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
             present += recognizedOnly
         }
         result.duplicates = stagedListings + skippedListings - present

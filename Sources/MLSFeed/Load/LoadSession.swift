@@ -23,9 +23,8 @@ public final class LoadSession: @unchecked Sendable {
     var stagedListingKeys = Set<Int>()
     var listingsNeedResolving = false
     var stagedAgents = 0
-    /// Listings recognised as unchanged copies of stored ones and sent as their raw fingerprints only (into
-    /// `seen_listings`: a recognised record's fingerprint is its stored row's `raw_hash`), and the newest of their
-    /// timestamps.
+    /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`), and
+    /// the newest of their timestamps.
     var skippedListings = 0
     var skippedNewest: String?
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
@@ -76,7 +75,7 @@ public final class LoadSession: @unchecked Sendable {
                 BEGIN;
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
-                CREATE TEMP TABLE seen_listings (raw_hash bigint NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
+                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
                 """)
             self.data = data
         } catch {
@@ -121,14 +120,14 @@ public final class LoadSession: @unchecked Sendable {
     }
 
     /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing recognised as
-    /// an unchanged copy of a stored one (`isStored`) is sent as its raw fingerprint only (`seen_listings`).
+    /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`).
     public func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
         var staged: [NormalizedRecord] = []
         var seen: [Int] = []
         staged.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            if record.isStored, record.rawHash != nil {
+            if record.isStored, record.key != nil {
                 seen.append(index)
                 if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
             } else {
@@ -142,10 +141,10 @@ public final class LoadSession: @unchecked Sendable {
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if !seen.isEmpty {
             skippedListings += try data.copyIn(
-                "COPY seen_listings (raw_hash, ordinal) FROM STDIN"
+                "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
                 for index in seen {
-                    writer.field(String(Int64(bitPattern: records[index].rawHash!)))
+                    writer.field(records[index].key)
                     writer.field(String(records[index].ordinal))
                     try writer.endRow()
                 }

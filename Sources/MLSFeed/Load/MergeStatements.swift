@@ -112,7 +112,7 @@ enum MergeStatements {
     }()
 
     /// A full dump's reconciliation: active listings of the source that the dump neither carries (staged, or
-    /// recognised unchanged, by its raw fingerprint in `seen_listings`) nor rejected,
+    /// sent as an unchanged key in `seen_listings`) nor rejected,
     /// and that were not modified after the dump's newest record, are marked Withdrawn (never deleted), with a
     /// history row each. Returns the rows withdrawn.
     static let withdraw = """
@@ -123,7 +123,7 @@ enum MergeStatements {
               AND ($3::timestamptz IS NULL OR l.modification_timestamp IS NULL
                    OR l.modification_timestamp <= $3::timestamptz)
               AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = l.listing_id)
-              AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.raw_hash = l.raw_hash)
+              AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = l.listing_id)
               AND NOT EXISTS (SELECT 1 FROM rejects r
                               WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = l.listing_id)
         ),

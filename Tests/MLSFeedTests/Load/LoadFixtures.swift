@@ -21,8 +21,7 @@ enum LoadFixtures {
                                 ordinal: ordinal, contentHash: hash, rawHash: rawHash)
     }
 
-    /// A record the pipeline recognised as an unchanged copy of a stored listing: key and timestamp only, and the
-    /// raw fingerprint, which must be the stored row's `raw_hash` (as recognition guarantees).
+    /// A record the pipeline recognised as an unchanged copy of a stored listing: key and timestamp only.
     static func stored(_ id: String, modified: String? = "2026-11-01T10:00:00Z", ordinal: Int = 0,
                        rawHash: UInt64 = 1) -> NormalizedRecord {
         var values: [String: Value] = ["listing_id": .text(id)]

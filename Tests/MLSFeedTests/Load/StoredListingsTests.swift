@@ -50,17 +50,16 @@ import Testing
     @Test func recognisedCopyBesideAChangedCopyStillResolvesNewestThenLaterWins() throws {
         let db = try TestDatabase.fresh()
         let day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z", day0 = "2026-10-30T10:00:00Z"
-        let raw: [String: UInt64] = ["A": 10, "B": 20, "C": 30, "D": 40]
-        try F.load(db, ["A", "B", "C", "D"].map { F.listing($0, price: "100", modified: day1, rawHash: raw[$0]) })
+        try F.load(db, ["A", "B", "C", "D"].map { F.listing($0, price: "100", modified: day1) })
         // Each listing comes twice: its stored (recognised) copy and a changed copy, far apart in the feed.
         let result = try F.load(db, [
-            F.stored("A", modified: day1, ordinal: 0, rawHash: 10),  // A: the change is newer → it wins
+            F.stored("A", modified: day1, ordinal: 0),  // A: the change is newer → it wins
             F.listing("A", price: "120", modified: day2, ordinal: 1),
-            F.stored("B", modified: day1, ordinal: 2, rawHash: 20),  // B: the change is older → stored stays
+            F.stored("B", modified: day1, ordinal: 2),  // B: the change is older → stored stays
             F.listing("B", price: "90", modified: day0, ordinal: 3),
             F.listing("C", price: "80", modified: day1, ordinal: 4),  // C: same time, change earlier → stored
-            F.stored("C", modified: day1, ordinal: 5, rawHash: 30),
-            F.stored("D", modified: day1, ordinal: 6, rawHash: 40),  // D: same time, change later → it wins
+            F.stored("C", modified: day1, ordinal: 5),
+            F.stored("D", modified: day1, ordinal: 6),  // D: same time, change later → it wins
             F.listing("D", price: "70", modified: day1, ordinal: 7),
         ])
         #expect(result.updated == 2)
