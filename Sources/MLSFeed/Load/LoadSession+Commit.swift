@@ -73,7 +73,7 @@ extension LoadSession {
         try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
         // Temporary tables have no statistics until analyzed: without them the planner guesses their size and
         // may scan all of listings to join a few thousand changed rows.
-        try data.execute("ANALYZE incoming_listings")
+        try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp, content_hash)")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
         // Recognised listings not also staged: all of them on-market listings of the source before this run.
