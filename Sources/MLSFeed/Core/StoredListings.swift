@@ -12,8 +12,6 @@ public struct StoredListings: Sendable {
     }
 
     private var entries: [Entry] = []
-    /// How many listings were read (entries plus the listings left out for colliding fingerprints).
-    public private(set) var listingCount = 0
     /// Fingerprints two or more stored listings share (a 64-bit collision): left out of `entries`, never recognised.
     public private(set) var collisions: [UInt64] = []
     /// Where the entries whose hash starts with each 16-bit prefix begin (`prefixes + 1` bounds): a lookup then
@@ -73,7 +71,6 @@ public struct StoredListings: Sendable {
 
         public consuming func build() -> StoredListings {
             var set = StoredListings()
-            set.listingCount = entries.count
             entries.sort { $0.hash < $1.hash }
             // Two stored listings with one fingerprint (a 64-bit collision) could not be told apart: neither is
             // recognised, so both are read and merged as usual.

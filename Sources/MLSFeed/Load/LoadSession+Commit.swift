@@ -104,17 +104,9 @@ extension LoadSession {
         var activeBefore = 0
         var activeCarried = 0
         if options.mode == .full && sourceHadListings {
-            if let stored = recognitionEntries() {
-                // The stored fingerprints were read at the start and nothing has changed the source's rows since
-                // (the run's lock; its own changes come later): they count the on-market listings that have one.
-                activeBefore = stored.listingCount + (Int(try data.execute("""
-                    SELECT count(*) FROM listings WHERE source = $1 AND raw_hash IS NULL AND off_market_at IS NULL
-                    """, [source]).rows.first?.first.flatMap { $0 } ?? "") ?? 0)
-            } else {
-                activeBefore = Int(try data.execute(
-                    "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [source]
-                ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
-            }
+            activeBefore = Int(try data.execute(
+                "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [source]
+            ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
             if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
             activeCarried = recognizedOnly + (Int(try data.execute("""
                 SELECT count(*) FROM incoming_listings i
