@@ -2,8 +2,7 @@
 /// (`RawHash`), with their modification times: a record found here is an unchanged copy of a stored listing.
 ///
 /// Read once per run (`LoadSession.storedListings`). A sorted array of 16-byte entries: 16 MB for a million
-/// listings. Two different records collide in 64 bits with a chance of about 1 in 3·10⁷ per million listings;
-/// stored listings that collide with each other are left out.
+/// listings. Two different records collide in 64 bits with a chance of about 1 in 3·10⁷ per million listings.
 public struct StoredListings: Sendable {
     struct Entry: Sendable {
         var hash: UInt64
@@ -12,8 +11,6 @@ public struct StoredListings: Sendable {
     }
 
     private var entries: [Entry] = []
-    /// Fingerprints two or more stored listings share (a 64-bit collision): left out of `entries`, never recognised.
-    public private(set) var collisions: [UInt64] = []
     /// Where the entries whose hash starts with each 16-bit prefix begin (`prefixes + 1` bounds): a lookup then
     /// searches a handful of neighbours instead of the whole array (hashes are uniform, so buckets are even).
     private var starts: [UInt32] = []
@@ -33,18 +30,6 @@ public struct StoredListings: Sendable {
 
     /// The stored copy a record with this raw fingerprint would repeat, if any.
     public func lookup(_ hash: UInt64) -> StoredCopy? {
-        guard let index = index(of: hash) else { return nil }
-        let seconds = entries[index].seconds
-        return StoredCopy(epochSeconds: seconds == .min ? nil : seconds)
-    }
-
-    /// The hash of entry `index` (in `0..<count`, ascending).
-    public func hash(at index: Int) -> UInt64 {
-        entries[index].hash
-    }
-
-    /// Where `hash` sits among the entries, if it is one.
-    public func index(of hash: UInt64) -> Int? {
         guard !entries.isEmpty else { return nil }
         let prefix = Int(hash >> UInt64(64 - StoredListings.prefixBits))
         var low = Int(starts[prefix])
@@ -54,7 +39,8 @@ public struct StoredListings: Sendable {
             if entries[mid].hash < hash { low = mid + 1 } else { high = mid }
         }
         guard low < entries.count, entries[low].hash == hash else { return nil }
-        return low
+        let seconds = entries[low].seconds
+        return StoredCopy(epochSeconds: seconds == .min ? nil : seconds)
     }
 
     /// Collects entries (of a known count, when given) and sorts them once.
@@ -72,25 +58,6 @@ public struct StoredListings: Sendable {
         public consuming func build() -> StoredListings {
             var set = StoredListings()
             entries.sort { $0.hash < $1.hash }
-            // Two stored listings with one fingerprint (a 64-bit collision) could not be told apart: neither is
-            // recognised, so both are read and merged as usual.
-            var collided = false
-            for i in entries.indices.dropFirst() where entries[i].hash == entries[i - 1].hash {
-                collided = true
-                break
-            }
-            if collided {
-                var unique: [Entry] = []
-                unique.reserveCapacity(entries.count)
-                var i = 0
-                while i < entries.count {
-                    var j = i + 1
-                    while j < entries.count && entries[j].hash == entries[i].hash { j += 1 }
-                    if j == i + 1 { unique.append(entries[i]) } else { set.collisions.append(entries[i].hash) }
-                    i = j
-                }
-                entries = unique
-            }
             let buckets = 1 << StoredListings.prefixBits
             var starts = [UInt32](repeating: 0, count: buckets + 1)
             for entry in entries { starts[Int(entry.hash >> UInt64(64 - StoredListings.prefixBits)) + 1] += 1 }

@@ -132,28 +132,7 @@ extension LoadSession {
             let newest = try data.execute("""
                 SELECT greatest(max(modification_timestamp), $1::timestamptz) FROM incoming_listings
                 """, [skippedNewest]).rows.first?.first ?? nil
-            let withdraw: String
-            if let stored = recognitionEntries() {
-                // Only stored listings this run did not recognise (those whose fingerprints collided included) and
-                // listings without a fingerprint can be gone.
-                try data.execute("CREATE TEMP TABLE unrecognized_listings (raw_hash bigint NOT NULL) ON COMMIT DROP")
-                try data.copyIn("COPY unrecognized_listings (raw_hash) FROM STDIN") { writer in
-                    for index in 0..<stored.count
-                    where recognizedEntries[index >> 6] & (1 << UInt64(index & 63)) == 0 {
-                        writer.field(String(Int64(bitPattern: stored.hash(at: index))))
-                        try writer.endRow()
-                    }
-                    for hash in stored.collisions {
-                        writer.field(String(Int64(bitPattern: hash)))
-                        try writer.endRow()
-                    }
-                }
-                try data.execute("ANALYZE unrecognized_listings")
-                withdraw = MergeStatements.withdrawUnrecognized
-            } else {
-                withdraw = MergeStatements.withdraw
-            }
-            let withdrawn = try data.execute(withdraw, [source, run, newest])
+            let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, newest])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }
     }

@@ -30,11 +30,6 @@ public final class LoadSession: @unchecked Sendable {
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
-    /// The stored listings the pipeline recognises records against (`recognize(against:)`), once read, and a bit
-    /// per entry for the ones this run recognised: a full dump then looks for withdrawals only among the rest.
-    var recognition: Pending<StoredListings>?
-    var recognitionSet: StoredListings?
-    var recognizedEntries: [UInt64] = []
     /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
     var extraWriter = JSONText.ObjectWriter()
     var jsonBuffer: [UInt8] = []
@@ -134,7 +129,6 @@ public final class LoadSession: @unchecked Sendable {
         for (index, record) in records.enumerated() {
             if record.isStored, record.key != nil {
                 seen.append(index)
-                if let hash = record.rawHash, recognition != nil { markRecognized(hash) }
                 if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
             } else {
                 staged.append(record)
@@ -177,27 +171,6 @@ public final class LoadSession: @unchecked Sendable {
         }
     }
 
-
-    /// Tells the session the stored listings the pipeline recognises records against (read elsewhere, perhaps still
-    /// being read): it keeps track of which it saw. Call before the first write.
-    public func recognize(against stored: Pending<StoredListings>) {
-        recognition = stored
-    }
-
-    /// The stored listings recognised against, with the bitmap of recognised entries sized to them.
-    func recognitionEntries() -> StoredListings? {
-        guard let recognition else { return nil }
-        if let recognitionSet { return recognitionSet }
-        let set = recognition.value
-        recognitionSet = set
-        recognizedEntries = [UInt64](repeating: 0, count: (set.count + 63) / 64)
-        return set
-    }
-
-    private func markRecognized(_ hash: UInt64) {
-        guard let set = recognitionEntries(), let index = set.index(of: hash) else { return }
-        recognizedEntries[index >> 6] |= 1 << UInt64(index & 63)
-    }
 
     /// Copies rejected records, with their reasons and raw fields, into `rejects` (inside the run's transaction).
     public func write(rejects: [Reject]) throws {

@@ -112,43 +112,20 @@ enum MergeStatements {
     }()
 
     /// A full dump's reconciliation: active listings of the source that the dump neither carries (staged, or
-    /// recognised unchanged: its key in `seen_listings`) nor rejected, and that were not modified after the dump's
-    /// newest record, are marked Withdrawn (never deleted), with a history row each. Returns the rows withdrawn.
-    static let withdraw = withdrawing("""
-        SELECT l.listing_id, l.standard_status AS old_status, l.list_price
-        FROM listings l
-        WHERE l.source = $1 AND \(stillWithdrawable)
-          AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = l.listing_id)
-        """)
-
-    /// `withdraw` for a run that knows which stored listings it did not recognise (`unrecognized_listings`, by
-    /// raw fingerprint): only those, and the listings without a fingerprint, can be gone. Index lookups instead
-    /// of an anti-join over every listing of the source.
-    static let withdrawUnrecognized = withdrawing("""
-        SELECT l.listing_id, l.standard_status AS old_status, l.list_price
-        FROM unrecognized_listings u JOIN listings l ON l.source = $1 AND l.raw_hash = u.raw_hash
-        WHERE \(stillWithdrawable)
-        UNION ALL
-        SELECT l.listing_id, l.standard_status AS old_status, l.list_price
-        FROM listings l
-        WHERE l.source = $1 AND l.raw_hash IS NULL AND \(stillWithdrawable)
-        """)
-
-    /// On market, not newer than the dump (`$3`), not staged, not rejected in this run (`$2`).
-    private static let stillWithdrawable = """
-        l.off_market_at IS NULL
+    /// sent as an unchanged key in `seen_listings`) nor rejected,
+    /// and that were not modified after the dump's newest record, are marked Withdrawn (never deleted), with a
+    /// history row each. Returns the rows withdrawn.
+    static let withdraw = """
+        WITH gone AS MATERIALIZED (
+            SELECT l.listing_id, l.standard_status AS old_status, l.list_price
+            FROM listings l
+            WHERE l.source = $1 AND l.off_market_at IS NULL
               AND ($3::timestamptz IS NULL OR l.modification_timestamp IS NULL
                    OR l.modification_timestamp <= $3::timestamptz)
               AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = l.listing_id)
+              AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = l.listing_id)
               AND NOT EXISTS (SELECT 1 FROM rejects r
                               WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = l.listing_id)
-        """
-
-    /// Marks the listings `gone` selects Withdrawn, with a history row each; returns how many.
-    private static func withdrawing(_ gone: String) -> String {
-        """
-        WITH gone AS MATERIALIZED (
-        \(gone)
         ),
         marked AS (
             UPDATE listings l
@@ -165,5 +142,4 @@ enum MergeStatements {
         )
         SELECT count(*) FROM marked
         """
-    }
 }

@@ -45,7 +45,6 @@ public enum Migrations {
         (2, "search indexes", searchIndexes),
         (3, "lighter location and price indexes", lighterIndexes),
         (4, "raw fingerprints of listings", rawHashes),
-        (5, "listings by raw fingerprint", rawHashIndex),
     ]
 
     private static let tables = """
@@ -215,11 +214,5 @@ public enum Migrations {
     /// column without a default rewrites nothing.
     private static let rawHashes = """
         ALTER TABLE listings ADD COLUMN raw_hash bigint;
-        """
-
-    /// A full dump's withdrawals are looked for among the listings the run did not recognise, found by their
-    /// fingerprint (and among those without one), instead of by an anti-join over every listing of the source.
-    private static let rawHashIndex = """
-        CREATE INDEX listings_raw_hash_idx ON listings (source, raw_hash);
         """
 }

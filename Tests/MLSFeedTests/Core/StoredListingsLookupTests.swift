@@ -23,14 +23,4 @@ import Testing
         }
         #expect(StoredListings().lookup(0) == nil)
     }
-
-    @Test func listingsSharingAFingerprintAreNeverRecognised() {
-        let stored = StoredListings([(5, 1), (9, 2), (5, 3), (7, nil), (5, 4)])
-        #expect(stored.count == 2)
-        #expect(stored.lookup(5) == nil)
-        #expect(stored.collisions == [5])
-        #expect(stored.lookup(9) == StoredCopy(epochSeconds: 2))
-        #expect(stored.index(of: 7) == 0)
-        #expect(stored.hash(at: 1) == 9)
-    }
 }

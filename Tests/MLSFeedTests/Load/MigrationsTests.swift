@@ -7,10 +7,10 @@ import Testing
 @Suite struct LoadMigrationsTests {
     @Test func applyTwiceIsANoOp() throws {
         let connection = try Connection(TestDatabase.fresh())
-        #expect(try Migrations.apply(connection) == [1, 2, 3, 4, 5])
+        #expect(try Migrations.apply(connection) == [1, 2, 3, 4])
         #expect(try Migrations.apply(connection) == [])
         let versions = try connection.execute("SELECT version FROM schema_migrations ORDER BY 1").rows
-        #expect(versions == [["1"], ["2"], ["3"], ["4"], ["5"]])
+        #expect(versions == [["1"], ["2"], ["3"], ["4"]])
     }
 
     @Test func concurrentApplyAppliesEachVersionOnce() throws {
@@ -20,7 +20,7 @@ import Testing
             outcomes.add(Result { try Migrations.apply(Connection(db)) })
         }
         let applied = try outcomes.all.map { try $0.get() }
-        #expect(applied.flatMap { $0 }.sorted() == [1, 2, 3, 4, 5])
+        #expect(applied.flatMap { $0 }.sorted() == [1, 2, 3, 4])
     }
 
     @Test func radiusSearchUsesTheLocationIndex() throws {

@@ -47,30 +47,6 @@ import Testing
             == before)
     }
 
-    /// With the stored listings it recognised against, a full dump looks for withdrawals among the ones it did not
-    /// recognise and the ones without a fingerprint; it finds the same as the anti-join over all of them.
-    @Test(arguments: [true, false])
-    func fullDumpWithdrawsWhatItNeitherRecognisedNorStaged(knowsStored: Bool) throws {
-        let db = try TestDatabase.fresh()
-        try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3),
-                        F.listing("D", rawHash: nil), F.listing("E", rawHash: 5), F.listing("F", rawHash: 6)],
-                   mode: .full)
-        let session = try LoadSession(conninfo: db, options: F.options(.full))
-        if knowsStored { session.recognize(against: Pending(try session.storedListings())) }
-        // A and B recognised, E changed (staged), F rejected; C (fingerprinted) and D (none) are gone.
-        try session.write([F.stored("A", rawHash: 1), F.stored("B", rawHash: 2),
-                           F.listing("E", price: "9", modified: "2026-11-02T10:00:00Z", rawHash: 50)])
-        try session.write(rejects: [F.reject("F")])
-        let result = try session.commit(read: 4, rejected: 1, inputs: [], timings: [:], warnings: [])
-        #expect(result.withdrawn == 2)
-        #expect(result.updated == 1)
-        #expect(result.unchanged == 2)
-        #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL ORDER BY 1")
-            == [["C"], ["D"]])
-        #expect(try F.query(db, "SELECT listing_id, change FROM listing_history WHERE change = 'withdrawn' ORDER BY 1")
-            == [["C", "withdrawn"], ["D", "withdrawn"]])
-    }
-
     @Test func recognisedCopyBesideAChangedCopyStillResolvesNewestThenLaterWins() throws {
         let db = try TestDatabase.fresh()
         let day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z", day0 = "2026-10-30T10:00:00Z"
