@@ -19,11 +19,6 @@ public struct RawRecognizer: Sendable {
         neededKeys = Set((keyFields + mapping.embeddedAgent).flatMap(\.sources))
     }
 
-    /// A recognizer for `stored` as it is now.
-    public init?(mapping: Mapping, zone: TimeZone?, stored: StoredListings) {
-        self.init(mapping: mapping, zone: zone, stored: Pending(stored))
-    }
-
     /// The stored listings, once read (blocks until then).
     public var stored: StoredListings { pendingStored.value }
 }
