@@ -23,10 +23,6 @@ public struct RawHash: Sendable {
         seed = hash.finalize64()
     }
 
-    init(seed: UInt64) {
-        self.seed = seed
-    }
-
     /// The fingerprint of a key list, computed once per list and combined into each record's.
     public static func keys(_ keys: [String]) -> UInt64 {
         var hash = ContentHash()
