@@ -25,6 +25,17 @@ public struct StoredListings: Sendable {
         self = builder.build()
     }
 
+    /// On-market listings when the set was read: those with a fingerprint (`count`) and those without one; nil
+    /// for `unavailable`.
+    public private(set) var onMarket: Int? = 0
+
+    /// An empty set standing in for one that could not be read: nothing is recognised, nothing is counted.
+    public static var unavailable: StoredListings {
+        var set = StoredListings()
+        set.onMarket = nil
+        return set
+    }
+
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
 
@@ -46,6 +57,7 @@ public struct StoredListings: Sendable {
     /// Collects entries (of a known count, when given) and sorts them once.
     public struct Builder {
         private var entries: [Entry] = []
+        private var withoutFingerprint = 0
 
         public init(expectedCount: Int = 0) {
             entries.reserveCapacity(expectedCount)
@@ -55,8 +67,14 @@ public struct StoredListings: Sendable {
             entries.append(Entry(hash: hash, seconds: seconds ?? .min))
         }
 
+        /// Counts an on-market listing that has no fingerprint (it is never recognised).
+        public mutating func countWithoutFingerprint() {
+            withoutFingerprint += 1
+        }
+
         public consuming func build() -> StoredListings {
             var set = StoredListings()
+            set.onMarket = entries.count + withoutFingerprint
             entries.sort { $0.hash < $1.hash }
             let buckets = 1 << StoredListings.prefixBits
             var starts = [UInt32](repeating: 0, count: buckets + 1)

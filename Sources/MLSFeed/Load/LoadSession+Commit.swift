@@ -104,9 +104,15 @@ extension LoadSession {
         var activeBefore = 0
         var activeCarried = 0
         if options.mode == .full && sourceHadListings {
-            activeBefore = Int(try data.execute(
-                "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [source]
-            ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+            if let onMarket = recognition?.value.onMarket {
+                // Read at the start; nothing has changed the source's rows since (the run's lock, and its own
+                // changes come below).
+                activeBefore = onMarket
+            } else {
+                activeBefore = Int(try data.execute(
+                    "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [source]
+                ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+            }
             if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
             activeCarried = recognizedOnly + (Int(try data.execute("""
                 SELECT count(*) FROM incoming_listings i

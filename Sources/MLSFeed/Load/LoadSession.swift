@@ -30,6 +30,8 @@ public final class LoadSession: @unchecked Sendable {
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
+    /// The stored listings the pipeline recognises against (`recognize(against:)`).
+    var recognition: Pending<StoredListings>?
     /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
     var extraWriter = JSONText.ObjectWriter()
     var jsonBuffer: [UInt8] = []
@@ -89,8 +91,9 @@ public final class LoadSession: @unchecked Sendable {
     }
 
     /// The source's on-market listings by the raw fingerprint of the record that made them (see `RawHash`), read
-    /// in the run's transaction with one `COPY ... TO STDOUT`. Listings read with warnings have none, and
-    /// off-market ones are left out, so a listing that comes back is staged and restored as usual.
+    /// in the run's transaction with one `COPY ... TO STDOUT`. Listings read with warnings have none (they are
+    /// only counted), and off-market ones are left out, so a listing that comes back is staged and restored as
+    /// usual.
     public func storedListings() throws -> StoredListings {
         try LoadSession.storedListings(try activeData(), source: options.source, inTransaction: true)
     }
@@ -104,12 +107,20 @@ public final class LoadSession: @unchecked Sendable {
         let estimate = Double(try data.execute("SELECT reltuples FROM pg_class WHERE oid = 'listings'::regclass")
             .rows.first?.first.flatMap { $0 } ?? "") ?? 0
         var builder = StoredListings.Builder(expectedCount: max(0, Int(estimate)))
+        // Every on-market listing, so the set also knows how many there are; those without a fingerprint
+        // (`\N`) are only counted.
         try data.copyOut("""
             COPY (SELECT raw_hash, extract(epoch FROM modification_timestamp)::bigint FROM listings
-                  WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL
-                    AND raw_hash IS NOT NULL) TO STDOUT
+                  WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL) TO STDOUT
             """) { line in
-            guard let tab = line.firstIndex(of: 0x09), let hash = Int64(ascii: line[..<tab]) else {
+            guard let tab = line.firstIndex(of: 0x09) else {
+                throw LoadError("unreadable stored fingerprint row: \(String(decoding: line, as: UTF8.self))")
+            }
+            if line[..<tab].elementsEqual("\\N".utf8) {
+                builder.countWithoutFingerprint()
+                return
+            }
+            guard let hash = Int64(ascii: line[..<tab]) else {
                 throw LoadError("unreadable stored fingerprint row: \(String(decoding: line, as: UTF8.self))")
             }
             let seconds = line[(tab + 1)...]
@@ -171,6 +182,13 @@ public final class LoadSession: @unchecked Sendable {
         }
     }
 
+
+    /// Tells the session the stored listings the pipeline recognises records against (read on another connection,
+    /// perhaps still being read). A full dump then takes the number of on-market listings from them instead of
+    /// counting the source again. Call before `commit`.
+    public func recognize(against stored: Pending<StoredListings>) {
+        recognition = stored
+    }
 
     /// Copies rejected records, with their reasons and raw fields, into `rejects` (inside the run's transaction).
     public func write(rejects: [Reject]) throws {

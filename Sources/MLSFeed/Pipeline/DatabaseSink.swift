@@ -20,6 +20,11 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
         try LoadSession.storedListings(Connection(conninfo), source: options.source, inTransaction: false)
     }
 
+    /// The stored listings the run recognises against (see `LoadSession.recognize(against:)`).
+    func recognize(against stored: Pending<StoredListings>) {
+        session.recognize(against: stored)
+    }
+
     func write(_ records: [NormalizedRecord], rejects: [Reject]) throws {
         if !records.isEmpty { try session.write(records) }
         if !rejects.isEmpty { try session.write(rejects: rejects) }

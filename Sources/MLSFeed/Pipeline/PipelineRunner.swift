@@ -117,8 +117,9 @@ public final class PipelineRunner: @unchecked Sendable {
         progress?.start()
         let identity = Locked<InputIdentity?>(nil)
         if let database, recognizer != nil {
+            database.recognize(against: stored)
             // A failed read fails the run; the stages waiting for it go on with nothing recognised until cancelled.
-            spawn("stored", group: nil, control: control, done: { stored.fulfil(StoredListings()) }) {
+            spawn("stored", group: nil, control: control, done: { stored.fulfil(.unavailable) }) {
                 stored.fulfil(try database.storedListings())
             }
         }

@@ -18,6 +18,7 @@ import Testing
         let session = try LoadSession(conninfo: db, options: F.options())
         let stored = try session.storedListings()
         #expect(stored.count == 3)
+        #expect(stored.onMarket == 3)
         #expect(stored.lookup(11)?.modificationTimestamp == "2026-11-01T10:00:00Z")
         #expect(stored.lookup(UInt64.max)?.modificationTimestamp == "1969-12-31T23:59:59Z")
         #expect(stored.lookup(55) == StoredCopy(epochSeconds: nil))
@@ -45,6 +46,51 @@ import Testing
             == [["2.00", "3"]])
         #expect(try F.query(db, "SELECT listing_id, xmin::text FROM listings WHERE listing_id <> 'C' ORDER BY 1")
             == before)
+    }
+
+    /// Knowing the stored listings it recognised against, a full dump takes the number of on-market listings from
+    /// them (fingerprinted or not) for the withdraw guard and for deciding whether anything can be gone.
+    @Test(arguments: [true, false])
+    func fullDumpWithdrawsWhatItNeitherRecognisedNorStaged(knowsStored: Bool) throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3),
+                        F.listing("D", rawHash: nil), F.listing("E", rawHash: 5), F.listing("F", rawHash: 6)],
+                   mode: .full)
+        let session = try LoadSession(conninfo: db, options: F.options(.full))
+        if knowsStored {
+            let stored = try session.storedListings()
+            #expect(stored.onMarket == 6)
+            session.recognize(against: Pending(stored))
+        }
+        // A and B recognised, E changed (staged), F rejected; C (fingerprinted) and D (none) are gone.
+        try session.write([F.stored("A", rawHash: 1), F.stored("B", rawHash: 2),
+                           F.listing("E", price: "9", modified: "2026-11-02T10:00:00Z", rawHash: 50)])
+        try session.write(rejects: [F.reject("F")])
+        let result = try session.commit(read: 4, rejected: 1, inputs: [], timings: [:], warnings: [])
+        #expect(result.withdrawn == 2)
+        #expect(result.updated == 1)
+        #expect(result.unchanged == 2)
+        #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL ORDER BY 1")
+            == [["C"], ["D"]])
+    }
+
+    @Test func theWithdrawGuardCountsFromTheStoredListingsAndAnUnreadSetCountsNothing() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, (0..<10).map { F.listing("L\($0)", rawHash: UInt64($0 + 1)) }, mode: .full)
+        let session = try LoadSession(conninfo: db, options: F.options(.full))
+        session.recognize(against: Pending(try session.storedListings()))
+        try session.write([F.stored("L0", rawHash: 1), F.stored("L1", rawHash: 2)])
+        #expect(throws: LoadError.self) {
+            _ = try session.commit(read: 2, rejected: 0, inputs: [], timings: [:], warnings: [])
+        }
+        // A set that could not be read falls back to counting the source: the guard still holds.
+        let again = try LoadSession(conninfo: db, options: F.options(.full))
+        again.recognize(against: Pending(.unavailable))
+        try again.write([F.listing("L0", rawHash: 1)])
+        #expect(throws: LoadError.self) {
+            _ = try again.commit(read: 1, rejected: 0, inputs: [], timings: [:], warnings: [])
+        }
+        #expect(try F.query(db, "SELECT count(*) FROM listings WHERE off_market_at IS NULL") == [["10"]])
     }
 
     @Test func recognisedCopyBesideAChangedCopyStillResolvesNewestThenLaterWins() throws {
