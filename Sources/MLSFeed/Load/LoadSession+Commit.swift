@@ -76,8 +76,6 @@ extension LoadSession {
         try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp, content_hash)")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
-        // Recognised listings not also staged: all of them on-market listings of the source before this run.
-        var recognizedOnly = 0
         if skippedListings > 0 {
             try data.execute("CREATE INDEX ON seen_listings (listing_id)")
             try data.execute("ANALYZE seen_listings")
@@ -90,11 +88,10 @@ extension LoadSession {
                   AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
                       > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
                 """, [source]).affectedRows
-            recognizedOnly = Int(try data.execute("""
+            present += Int(try data.execute("""
                 SELECT count(DISTINCT s.listing_id) FROM seen_listings s
                 WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)
                 """).rows.first?.first.flatMap { $0 } ?? "") ?? 0
-            present += recognizedOnly
         }
         result.duplicates = stagedListings + skippedListings - present
         result.recognized = skippedListings
@@ -103,6 +100,7 @@ extension LoadSession {
         // When it carries them all, nothing can be withdrawn and the anti-join that looks for them is skipped.
         var activeBefore = 0
         var activeCarried = 0
+        var offMarketBefore = 0
         if options.mode == .full && sourceHadListings {
             if let onMarket = recognition?.value.onMarket {
                 // Read at the start; nothing has changed the source's rows since (the run's lock, and its own
@@ -114,15 +112,12 @@ extension LoadSession {
                 ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
             }
             if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
-            activeCarried = recognizedOnly + (Int(try data.execute("""
-                SELECT count(*) FROM incoming_listings i
-                JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id AND l.off_market_at IS NULL
-                """, [source]).rows.first?.first.flatMap { $0 } ?? "") ?? 0)
         }
         if sourceHadListings {
             let updated = try data.execute(MergeStatements.updateListings, [source, run])
             result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
             result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
+            offMarketBefore = Int(updated.value(0, "off_market") ?? "") ?? 0
             result.inserted = try data.execute(MergeStatements.insertNew(.listing), [source, run]).affectedRows
             try data.execute(MergeStatements.refreshRawHashes, [source])
         } else {
@@ -130,6 +125,9 @@ extension LoadSession {
             result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
         }
         result.unchanged = present - result.inserted - result.updated - result.stale
+        // Every key present is recognised (on market by construction) or staged; a staged one was new (inserted),
+        // off market before, or on market: so the dump carries this many of the on-market listings.
+        activeCarried = present - result.inserted - offMarketBefore
 
         // A source that had no listings before this run has nothing to withdraw, nor one whose on-market
         // listings the dump all carries.

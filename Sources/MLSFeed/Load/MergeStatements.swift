@@ -28,7 +28,8 @@ enum MergeStatements {
 
     /// Listings whose content changed (or that come back from off-market) and whose incoming modification
     /// timestamp is at least the stored one are rewritten, with a history row for a price or status change;
-    /// identical rows are filtered out by hash before anything is locked. Returns (updated, stale).
+    /// identical rows are filtered out by hash before anything is locked. Returns (updated, stale, off_market: the
+    /// incoming listings that were off-market before, whether they came back or were stale).
     static let updateListings: String = {
         let assigned = listingColumns.filter { $0 != "listing_id" }
         return """
@@ -65,7 +66,8 @@ enum MergeStatements {
                 WHERE d.was_off_market OR c.list_price IS DISTINCT FROM d.old_price
                       OR c.standard_status IS DISTINCT FROM d.old_status
             )
-            SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale
+            SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale,
+                   (SELECT count(*) FROM diff WHERE was_off_market) AS off_market
             """
     }()
 
