@@ -85,6 +85,14 @@ public final class XMLPushParser {
         xmlFreeParserCtxt(context)
     }
 
+    /// Whether libxml2 can read documents declared (or overridden) as `encoding`, an IANA name like `ISO-8859-1`.
+    public static func supportsEncoding(_ encoding: String) -> Bool {
+        precondition(libxml2Initialized)
+        guard let handler = xmlFindCharEncodingHandler(encoding) else { return false }
+        xmlCharEncCloseFunc(handler)
+        return true
+    }
+
     /// Parses the next chunk of the document; throws the first error with its line and column.
     public func feed(_ bytes: ArraySlice<UInt8>) throws {
         if let failure { throw failure }

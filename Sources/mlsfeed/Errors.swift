@@ -1,3 +1,4 @@
+import Foundation
 import MLSFeed
 import Postgres
 import YAMLConfig
@@ -67,10 +68,22 @@ func describe(_ error: Error) -> String {
     return ConnectionString.redacted(text)
 }
 
-/// 2 for configuration and usage mistakes, 1 for everything else.
+/// The exit code of an error that stopped a command before or outside a run: 2 for configuration and usage
+/// mistakes, otherwise the code of the kind of failure it is (see `exitCode(for:signal:)`).
 func exitCode(for error: Error) -> Int32 {
     switch error {
     case is ConfigError, is UsageError: return 2
-    default: return 1
+    default: return exitCode(for: RunSummary.Failure(of: error), signal: nil)
+    }
+}
+
+/// The exit-code table schedulers rely on: 1 the run failed (bad input), 3 a safety rule refused it, 4 the database
+/// or network is unavailable (worth a retry), 130 or 143 interrupted by SIGINT or SIGTERM.
+func exitCode(for failure: RunSummary.Failure, signal: Int32?) -> Int32 {
+    switch failure {
+    case .input: return 1
+    case .refused: return 3
+    case .unavailable: return 4
+    case .interrupted: return signal == SIGTERM ? 143 : 130
     }
 }

@@ -45,7 +45,11 @@ enum RunCommand {
         }
 
         let runner = PipelineRunner(config: config, options: options)
-        let signals = installSignalHandlers { runner.interrupt() }
+        let received = SignalBox()
+        let signals = installSignalHandlers { number in
+            received.record(number)
+            runner.interrupt()
+        }
         defer { signals.forEach { $0.cancel() } }
         let quiet = parsed.has("quiet")
         let stdoutTaken = options.output == "-"
@@ -67,7 +71,9 @@ enum RunCommand {
                 ? summaries[0].json : "[" + summaries.map { $0.json.dropLast() }.joined(separator: ",") + "]\n"
             try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         }
-        if summaries.contains(where: { $0.status == .failed || $0.status == .interrupted }) { return 1 }
+        if let failed = summaries.first(where: { $0.status == .failed || $0.status == .interrupted }) {
+            return exitCode(for: failed.failure ?? .input, signal: received.first)
+        }
         if validateOnly && summaries.contains(where: { $0.rejected > 0 }) { return 1 }
         return 0
     }
@@ -84,13 +90,25 @@ enum RunCommand {
     }
 
     /// SIGINT and SIGTERM stop the run cleanly: stages cancel, the database keeps its last good state.
-    static func installSignalHandlers(_ handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    static func installSignalHandlers(_ handler: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
+            source.setEventHandler { handler(number) }
             source.resume()
             return source
         }
     }
+}
+
+/// The first signal a run received, for its exit code (130 for SIGINT, 143 for SIGTERM).
+final class SignalBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var number: Int32?
+
+    func record(_ signal: Int32) {
+        lock.withLock { if number == nil { number = signal } }
+    }
+
+    var first: Int32? { lock.withLock { number } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import XMLStream
 import YAMLConfig
 
 /// One pipeline, from `pipelines/NAME.yaml`: source, format, mapping, load policy and per-stage settings.
@@ -13,6 +14,8 @@ public struct PipelineConfig: Sendable {
     public var timeZone: TimeZone?
     /// The order of the files a glob or directory input names.
     public var order: InputLocator.Order = .name
+    /// Whether each input is its own dump (`file`) or all inputs together are one (`all`).
+    public var unit: InputUnit = .file
     /// HTTP parameters, auth, paging, timeouts and retries (`source.http`).
     public var fetch = FetchSettings()
     public var parse: ParseSettings
@@ -22,6 +25,8 @@ public struct PipelineConfig: Sendable {
     public var maxRejectRatio: Double
     /// A full dump holding fewer than this share of the source's active listings withdraws nothing.
     public var withdrawGuard = 0.5
+    /// What a full run does with an incomplete dump (`load.on_incomplete`).
+    public var onIncomplete: IncompletePolicy = .fail
     /// Stage name → settings.
     public var stages: [String: StageSettings]
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
@@ -44,7 +49,7 @@ extension PipelineConfig {
         let name = try root["name"]?.string() ?? fileName
 
         let sourceNode = try root.required("source")
-        try sourceNode.keys(allowed: ["id", "input", "time_zone", "order", "http"])
+        try sourceNode.keys(allowed: ["id", "input", "time_zone", "order", "unit", "http"])
         let source = try sourceNode.required("id").string()
         let input = try sourceNode["input"].map { resolve(try $0.string(), relativeTo: path) }
         var zone: TimeZone?
@@ -79,14 +84,18 @@ extension PipelineConfig {
                                     parse: parse, mapping: mapping, maxRejectRatio: project.maxRejectRatio,
                                     stages: [:])
         if let order = sourceNode["order"] { config.order = try order.oneOf([("name", .name), ("mtime", .mtime)]) }
+        if let unit = sourceNode["unit"] { config.unit = try unit.oneOf(InputUnit.allCases.map { ($0.rawValue, $0) }) }
         config.fetch = try FetchSettings(config: sourceNode["http"])
         if let load = root["load"] {
-            try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard"])
+            try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete"])
             if let mode = load["mode"] {
                 config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)])
             }
             if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try share(ratio) }
             if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try share(guardNode) }
+            if let policy = load["on_incomplete"] {
+                config.onIncomplete = try policy.oneOf(IncompletePolicy.allCases.map { ($0.rawValue, $0) })
+            }
         }
         let stagesNode = root["stages"]
         try stagesNode?.keys(allowed: StageSettings.stageNames)
@@ -150,7 +159,14 @@ extension ParseSettings {
             if let v = node["record"] { x.recordElement = try v.string() }
             format = .xml(x)
         }
-        self.init(format: format, encoding: try node["encoding"]?.string(),
-                  sanitize: try node["sanitize"]?.bool() ?? false)
+        var encoding: String?
+        if let encodingNode = node["encoding"] {
+            let name = try encodingNode.string()
+            guard XMLPushParser.supportsEncoding(name) else {
+                throw encodingNode.error("unknown encoding \(quoted(name)) (use a name like ISO-8859-1 or windows-1252)")
+            }
+            encoding = name
+        }
+        self.init(format: format, encoding: encoding, sanitize: try node["sanitize"]?.bool() ?? false)
     }
 }

@@ -16,10 +16,14 @@ public struct NormalizedRecord: Sendable, Hashable {
     /// An unchanged copy of a stored listing: `values` holds only its key and modification timestamp, and the
     /// load sends just the key.
     public var isStored: Bool
+    /// Columns (bit `i` for `columns[i]`) whose source keys the feed does not carry: the merge keeps their stored
+    /// values (a new listing gets the value here: the field's default, or NULL). 0 for a full record.
+    public var absent: UInt64 = 0
 
     public init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
-                contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false) {
+                contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0) {
         precondition(columns.count == entity.columns.count, "one value per column of \(entity.rawValue)")
+        self.absent = absent
         self.rawHash = rawHash
         self.isStored = isStored
         self.entity = entity
@@ -28,6 +32,11 @@ public struct NormalizedRecord: Sendable, Hashable {
         self.position = position
         self.ordinal = ordinal
         self.contentHash = contentHash
+    }
+
+    /// Whether the feed carries column `index` (see `absent`).
+    public func carries(_ index: Int) -> Bool {
+        absent & (1 << UInt64(index)) == 0
     }
 
     /// A record given as column name → value (a column absent is NULL); names must be the entity's columns.

@@ -1,9 +1,21 @@
-/// Why a load cannot go on (another run holds the pipeline, the withdraw guard tripped, a finished session).
+/// Why a load cannot go on (another run holds the pipeline, a safety rule refused the run, a finished session).
 public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
+    /// What kind of stop it is, for the exit code.
+    public enum Kind: Sendable, Equatable {
+        /// Something went wrong.
+        case failure
+        /// A safety rule stopped the run (the withdraw guard, an incomplete dump): nothing changed, on purpose.
+        case refusal
+        /// Another run holds the pipeline: worth trying again later.
+        case busy
+    }
 
-    public init(_ message: String) {
+    public var message: String
+    public var kind: Kind
+
+    public init(_ message: String, kind: Kind = .failure) {
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { message }

@@ -1,4 +1,4 @@
-/// What one load is: which pipeline and source, the mode, and the withdraw guard.
+/// What one load is: which pipeline and source, the mode, and the rules that guard a full dump's withdrawals.
 public struct LoadOptions: Sendable, Hashable {
     public var source: String
     public var pipeline: String
@@ -6,12 +6,16 @@ public struct LoadOptions: Sendable, Hashable {
     /// A full dump holding fewer than this share of the source's active listings fails unless `force`.
     public var withdrawGuard: Double
     public var force: Bool
+    /// What a full run does when the dump is incomplete (`force` does not override it).
+    public var onIncomplete: IncompletePolicy
 
-    public init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false) {
+    public init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
+                onIncomplete: IncompletePolicy = .fail) {
         self.source = source
         self.pipeline = pipeline
         self.mode = mode
         self.withdrawGuard = withdrawGuard
         self.force = force
+        self.onIncomplete = onIncomplete
     }
 }

@@ -18,6 +18,14 @@ public struct LoadResult: Sendable, Hashable {
     public var agentsInserted = 0
     public var agentsUpdated = 0
     public var agentsUnchanged = 0
+    /// The dump's as-of time (UTC, canonical): its header time, else its newest modification timestamp, else the
+    /// time it was loaded.
+    public var asOf: String?
+    /// A full run that looked for listings to withdraw (complete, and not older than the last dump that did).
+    public var reconciled = false
+    /// What the load decided and the summary should say (an incomplete dump upserted only, an older dump
+    /// withdrawing nothing).
+    public var notes: [String] = []
 
     public init(runID: Int64) {
         self.runID = runID

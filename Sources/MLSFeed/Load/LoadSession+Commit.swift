@@ -2,63 +2,125 @@ import Postgres
 
 extension LoadSession {
     /// Merges the staged records, reconciles a full dump, records the run `succeeded` with its counts and
-    /// commits, all in the run's one transaction. On any error (the withdraw guard included) the data is rolled
-    /// back, the run is recorded `failed` with the error, and the error is rethrown.
-    /// `droppedDuplicates`: copies the pipeline's in-memory dedupe already dropped; the ledger counts them with
-    /// the ones the merge resolves (the result's `duplicates` stays the merge's own count).
-    public func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
-                       timings: [String: Double], warnings: [String]) throws -> LoadResult {
-        try finishRun(status: "succeeded", read: read, rejected: rejected, inputs: inputs, timings: timings,
-                      warnings: warnings) { data in
+    /// commits, all in the run's one transaction. On any error (a safety rule included) the data is rolled back,
+    /// the run is recorded `failed` with the error and what it saw, and the error is rethrown.
+    /// `totals.droppedDuplicates`: copies the pipeline's in-memory dedupe already dropped; the ledger counts them
+    /// with the ones the merge resolves (the result's `duplicates` stays the merge's own count).
+    public func commit(_ totals: RunTotals) throws -> LoadResult {
+        try finishRun(status: "succeeded", totals: totals) { data in
             var result = LoadResult(runID: runID)
-            try merge(data, into: &result)
+            let plan = try reconciliation(data, totals, into: &result)
+            try merge(data, plan: plan, into: &result)
             var recorded = result
-            recorded.duplicates += droppedDuplicates
+            recorded.duplicates += totals.droppedDuplicates
             return (result, recorded)
         }
     }
 
-    /// Ends a run that had nothing to load (the input did not change since the last run): nothing is written
-    /// but the ledger row, recorded `unchanged` with the inputs.
-    public func commitUnchanged(inputs: [InputIdentity], timings: [String: Double],
-                                warnings: [String]) throws -> LoadResult {
-        try finishRun(status: "unchanged", read: 0, rejected: 0, inputs: inputs, timings: timings,
-                      warnings: warnings) { _ in (LoadResult(runID: runID), LoadResult(runID: runID)) }
+    /// `commit` with the counts given one by one.
+    public func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
+                       timings: [String: Double], warnings: [String]) throws -> LoadResult {
+        try commit(RunTotals(read: read, rejected: rejected, droppedDuplicates: droppedDuplicates, inputs: inputs,
+                             timings: timings, warnings: warnings))
+    }
+
+    /// Ends a run that had nothing to load (its input is the one run `matched` loaded): nothing is written but the
+    /// ledger row, recorded `unchanged` with the inputs and the run it matched.
+    public func commitUnchanged(inputs: [InputIdentity], matched: Int64? = nil, timings: [String: Double] = [:],
+                                warnings: [String] = []) throws -> LoadResult {
+        matchedRun = matched
+        return try finishRun(status: "unchanged", totals: RunTotals(inputs: inputs, timings: timings,
+                                                                    warnings: warnings)) { _ in
+            (LoadResult(runID: runID), LoadResult(runID: runID))
+        }
     }
 
     /// Does the run's last work, records its ledger row with `status` and commits, all in the run's one
     /// transaction; on any error rolls back, records the run `failed` and rethrows. `work` returns the result
     /// to hand back and the counts to record.
-    private func finishRun(status: String, read: Int, rejected: Int, inputs: [InputIdentity],
-                           timings: [String: Double], warnings: [String],
+    private func finishRun(status: String, totals: RunTotals,
                            work: (Connection) throws -> (result: LoadResult, recorded: LoadResult)) throws
         -> LoadResult {
         let data = try activeData()
         do {
             let (result, recorded) = try work(data)
-            try finishLedger(data, status: status, result: recorded, read: read, rejected: rejected,
-                             inputs: inputs, timings: timings, warnings: warnings)
+            try LoadSession.recordRun(data, id: runID, status: status, result: recorded, totals: totals,
+                                      matched: matchedRun)
             try data.execute("COMMIT")
             finished = true
             self.data = nil
             releaseLedger()
             return result
         } catch {
-            fail(String(describing: error))
+            fail(String(describing: error), totals: totals)
             throw error
         }
     }
 
-    private func merge(_ data: Connection, into result: inout LoadResult) throws {
+    /// What a full run may do at the end, decided before anything is merged.
+    struct Reconciliation {
+        /// The dump's as-of time (UTC canonical text).
+        var asOf: String
+        /// The newest as-of time of the source's earlier successful runs (nil: none).
+        var sourceAsOf: String?
+        /// Whether to look for listings to withdraw.
+        var withdraw: Bool
+    }
+
+    /// The dump's as-of time and whether it may withdraw: only a complete dump (an incomplete one is refused, or
+    /// with `on_incomplete: incremental` upserted only) that is not older than the last dump that reconciled the
+    /// source. Throws a refusal for an incomplete dump under `on_incomplete: fail`.
+    private func reconciliation(_ data: Connection, _ totals: RunTotals, into result: inout LoadResult) throws
+        -> Reconciliation {
+        let completeness = totals.completeness
+        if options.mode == .full && !completeness.isComplete && options.onIncomplete == .fail {
+            throw LoadError("dump is incomplete (\(completeness.summary)); a full run withdraws only from a complete "
+                + "dump; set load.on_incomplete: incremental to upsert it anyway", kind: .refusal)
+        }
+        let asOf: String
+        if let header = totals.headerAsOf ?? newestTimestamp {
+            asOf = header
+        } else {
+            // No header and no timestamps: the dump is as of now.
+            asOf = try data.execute("""
+                SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                """).rows.first?.first.flatMap { $0 } ?? ""
+        }
+        result.asOf = asOf
+        let earlier = try data.execute("""
+            SELECT to_char(max(as_of) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                   (SELECT id FROM ingest_runs r
+                    WHERE r.source = $1 AND r.status = 'succeeded' AND r.reconciled AND r.id <> $2
+                      AND r.as_of > $3::timestamptz
+                    ORDER BY r.as_of DESC, r.id DESC LIMIT 1)
+            FROM ingest_runs WHERE source = $1 AND status = 'succeeded' AND id <> $2
+            """, [options.source, String(runID), asOf]).rows.first
+        let sourceAsOf = earlier?[0] ?? nil
+        var withdraw = options.mode == .full
+        if withdraw && !completeness.isComplete {
+            withdraw = false
+            result.notes.append("dump is incomplete (\(completeness.summary)): upserted only, nothing withdrawn "
+                + "(load.on_incomplete: incremental)")
+        }
+        if withdraw, let newer = earlier?[1] ?? nil {
+            withdraw = false
+            result.notes.append("dump as of \(asOf) is older than the dump of run \(newer), which reconciled the "
+                + "source: nothing withdrawn (an older dump never reverses a newer one)")
+        }
+        result.reconciled = withdraw
+        return Reconciliation(asOf: asOf, sourceAsOf: sourceAsOf, withdraw: withdraw)
+    }
+
+    private func merge(_ data: Connection, plan: Reconciliation, into result: inout LoadResult) throws {
         if let load = firstLoad {
             try mergeFirstLoad(data, load, into: &result)
         } else {
-            try mergeListings(data, into: &result)
+            try mergeListings(data, plan: plan, into: &result)
         }
         try mergeAgents(data, into: &result)
     }
 
-    private func mergeListings(_ data: Connection, into result: inout LoadResult) throws {
+    private func mergeListings(_ data: Connection, plan: Reconciliation, into result: inout LoadResult) throws {
         let source = options.source
         let run = String(runID)
         // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.
@@ -73,7 +135,7 @@ extension LoadSession {
         try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
         // Temporary tables have no statistics until analyzed: without them the planner guesses their size and
         // may scan all of listings to join a few thousand changed rows.
-        try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp, content_hash)")
+        try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp, content_hash, absent)")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
         if skippedListings > 0 {
@@ -101,7 +163,7 @@ extension LoadSession {
         var activeBefore = 0
         var activeCarried = 0
         var offMarketBefore = 0
-        if options.mode == .full && sourceHadListings {
+        if plan.withdraw && sourceHadListings {
             if let onMarket = recognition?.value.onMarket {
                 // Read at the start; nothing has changed the source's rows since (the run's lock, and its own
                 // changes come below).
@@ -114,7 +176,7 @@ extension LoadSession {
             if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
         }
         if sourceHadListings {
-            let updated = try data.execute(MergeStatements.updateListings, [source, run])
+            let updated = try data.execute(MergeStatements.updateListings, [source, run, plan.asOf, plan.sourceAsOf])
             result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
             result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
             offMarketBefore = Int(updated.value(0, "off_market") ?? "") ?? 0
@@ -131,12 +193,8 @@ extension LoadSession {
 
         // A source that had no listings before this run has nothing to withdraw, nor one whose on-market
         // listings the dump all carries.
-        if options.mode == .full && sourceHadListings && activeCarried < activeBefore {
-            // The newest record of each key is kept, so this is the newest of the whole dump.
-            let newest = try data.execute("""
-                SELECT greatest(max(modification_timestamp), $1::timestamptz) FROM incoming_listings
-                """, [skippedNewest]).rows.first?.first ?? nil
-            let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, newest])
+        if plan.withdraw && sourceHadListings && activeCarried < activeBefore {
+            let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, plan.asOf])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }
     }
@@ -157,13 +215,13 @@ extension LoadSession {
         result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
     }
 
-    /// Throws when a full dump carries fewer than `withdrawGuard` of the source's active listings.
+    /// Throws a refusal when a full dump carries fewer than `withdrawGuard` of the source's active listings.
     private func checkWithdrawGuard(distinct: Int, active: Int) throws {
         guard Double(distinct) < options.withdrawGuard * Double(active) else { return }
         let share = Int((options.withdrawGuard * 100).rounded())
         throw LoadError("full dump holds \(distinct) listings, fewer than \(share)% of the \(active) active "
             + "listings of source \(options.source): refusing to withdraw the rest (a truncated download?); "
-            + "rerun with --force to load it anyway")
+            + "rerun with --force to load it anyway", kind: .refusal)
     }
 
     func hasRows(_ data: Connection, _ table: String) throws -> Bool {
@@ -171,20 +229,29 @@ extension LoadSession {
             .rows.first?.first == "t"
     }
 
-    /// The run's final ledger row, written in the run's transaction so counts and data commit together.
-    private func finishLedger(_ data: Connection, status: String, result: LoadResult, read: Int, rejected: Int,
-                              inputs: [InputIdentity], timings: [String: Double], warnings: [String]) throws {
-        try data.execute("""
+    /// Writes a run's ledger row: its status and everything it saw and did. A successful run's row is written in
+    /// the run's transaction, so counts and data commit together; a failed run's on the ledger connection.
+    static func recordRun(_ connection: Connection, id: Int64, status: String, result: LoadResult,
+                          totals: RunTotals, matched: Int64? = nil, error: String? = nil) throws {
+        let warnings = (totals.warnings + result.notes).map { ConnectionString.redacted($0) }
+        try connection.execute("""
             UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), inputs = $3::jsonb,
                 read = $4, rejected = $5, duplicates = $6, inserted = $7, updated = $8, unchanged = $9,
-                stale = $10, withdrawn = $11, agents_inserted = $12, agents_updated = $13,
-                timings = $14::jsonb, warnings = $15::text[]
+                stale = $10, withdrawn = $11, agents_inserted = $12, agents_updated = $13, agents_unchanged = $14,
+                timings = $15::jsonb, warnings = $16::text[], sample_rejects = $17::text[],
+                removed_characters = $18, complete = $19, incomplete_reasons = $20::text[], as_of = $21,
+                reconciled = $22, matched_run = $23, error = $24
             WHERE id = $1
-            """, [String(runID), status, LoadSession.inputsJSON(inputs), String(read), String(rejected),
+            """, [String(id), status, inputsJSON(totals.inputs), String(totals.read), String(totals.rejected),
                   String(result.duplicates), String(result.inserted), String(result.updated),
                   String(result.unchanged), String(result.stale), String(result.withdrawn),
-                  String(result.agentsInserted), String(result.agentsUpdated), LoadSession.timingsJSON(timings),
-                  TextArray.literal(warnings.map { ConnectionString.redacted($0) })])
+                  String(result.agentsInserted), String(result.agentsUpdated), String(result.agentsUnchanged),
+                  timingsJSON(totals.timings), TextArray.literal(warnings),
+                  TextArray.literal(totals.sampleRejects.map { ConnectionString.redacted($0) }),
+                  String(totals.removedCharacters), status == "unchanged" ? nil
+                      : (totals.completeness.isComplete ? "true" : "false"),
+                  TextArray.literal(totals.completeness.reasons), result.asOf, result.reconciled ? "true" : "false",
+                  matched.map(String.init), error.map { ConnectionString.redacted($0) }])
     }
 
     /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ...}]`, locations redacted.

@@ -67,7 +67,7 @@ extension LoadSession {
         let run = String(runID)
         let copied = try data.copyIn(StagingTables.copyIntoListings) { writer in
             for record in first {
-                try StagingTables.write(record, first: source, last: [run, run], extra: &extraWriter,
+                try StagingTables.write(record, first: source, last: [run, run], staging: false, extra: &extraWriter,
                                         json: &jsonBuffer, to: writer)
             }
         }

@@ -23,10 +23,11 @@ public final class LoadSession: @unchecked Sendable {
     var stagedListingKeys = Set<Int>()
     var listingsNeedResolving = false
     var stagedAgents = 0
-    /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`), and
-    /// the newest of their timestamps.
+    /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`).
     var skippedListings = 0
-    var skippedNewest: String?
+    /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
+    /// as-of time when its format gives none.
+    var newestTimestamp: String?
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
@@ -36,6 +37,8 @@ public final class LoadSession: @unchecked Sendable {
     var extraWriter = JSONText.ObjectWriter()
     var jsonBuffer: [UInt8] = []
     var finished = false
+    /// The earlier run an `unchanged` run matched.
+    var matchedRun: Int64?
 
     /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
     static let lockNamespace = Int32(0x6d6c_7366)
@@ -51,7 +54,7 @@ public final class LoadSession: @unchecked Sendable {
         let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))",
                                         [String(LoadSession.lockNamespace), LoadSession.lockName(options)])
         guard locked.rows.first?.first == "t" else {
-            throw LoadError(try LoadSession.busyMessage(ledger, options))
+            throw LoadError(try LoadSession.busyMessage(ledger, options), kind: .busy)
         }
         try ledger.execute("""
             UPDATE ingest_runs SET status = 'interrupted', finished_at = clock_timestamp(),
@@ -138,9 +141,9 @@ public final class LoadSession: @unchecked Sendable {
         var seen: [Int] = []
         staged.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
+            if let t = record.modificationTimestamp, newestTimestamp.map({ t > $0 }) ?? true { newestTimestamp = t }
             if record.isStored, record.key != nil {
                 seen.append(index)
-                if let t = record.modificationTimestamp, skippedNewest.map({ t > $0 }) ?? true { skippedNewest = t }
             } else {
                 staged.append(record)
             }
@@ -208,16 +211,20 @@ public final class LoadSession: @unchecked Sendable {
         }
     }
 
-    /// Rolls the run's data back and records it `failed` (or `interrupted`) with `message` (secrets redacted).
+    /// Rolls the run's data back and records it `failed` (or `interrupted`) with `message` (secrets redacted) and
+    /// what the run saw (`totals`: read, rejected, inputs, warnings, first rejects, completeness).
     /// Does nothing once the session has committed or failed.
-    public func fail(_ message: String, interrupted: Bool = false) {
+    public func fail(_ message: String, interrupted: Bool = false, totals: RunTotals? = nil) {
         guard !finished else { return }
         finished = true
         if let data { _ = try? data.execute("ROLLBACK") }
         data = nil
-        _ = try? ledger?.execute("""
-            UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), error = $3 WHERE id = $1
-            """, [String(runID), interrupted ? "interrupted" : "failed", ConnectionString.redacted(message)])
+        if let ledger {
+            var result = LoadResult(runID: runID)
+            result.duplicates = totals?.droppedDuplicates ?? 0
+            _ = try? LoadSession.recordRun(ledger, id: runID, status: interrupted ? "interrupted" : "failed",
+                                           result: result, totals: totals ?? RunTotals(), error: message)
+        }
         releaseLedger()
     }
 

@@ -1,8 +1,7 @@
 /// The SQL that merges a run's resolved incoming rows into `listings` and `agents`.
 ///
-/// Parameters: `$1` source, `$2` run id (and `$3` the dump's newest modification timestamp for `withdraw`).
+/// Parameters: `$1` source, `$2` run id (and for `updateListings` and `withdraw`, `$3` the dump's as-of time).
 enum MergeStatements {
-    private static var listingColumns: [String] { Column.listing.map(\.name) }
     private static var agentColumns: [String] { Column.agent.map(\.name) }
 
     /// All incoming rows inserted as they are: the fast path for a source with no rows yet.
@@ -26,28 +25,85 @@ enum MergeStatements {
             """
     }
 
-    /// Listings whose content changed (or that come back from off-market) and whose incoming modification
-    /// timestamp is at least the stored one are rewritten, with a history row for a price or status change;
-    /// identical rows are filtered out by hash before anything is locked. Returns (updated, stale, off_market: the
+    /// `i.<column>`, or the stored `l.<column>` when the incoming record's feed does not carry it (`absent`).
+    private static func merged(_ column: String, at index: Int) -> String {
+        "CASE WHEN i.absent & \(bit(index)) = 0 THEN i.\(column) ELSE l.\(column) END"
+    }
+
+    /// The mask bit of column `index` as a bigint literal (bit 63 is the sign bit of PostgreSQL's bigint).
+    private static func bit(_ index: Int) -> String {
+        String(Int64(bitPattern: UInt64(1) << UInt64(index)))
+    }
+
+    /// The listing columns after the key, with their index in `Column.listing`.
+    private static var assignedListingColumns: [(name: String, index: Int)] {
+        Column.listing.enumerated().filter { $0.offset > 0 }.map { ($0.element.name, $0.offset) }
+    }
+
+    /// True when a partial incoming row (`absent <> 0`) differs from the stored row in a column or `extra` key it
+    /// carries.
+    private static let partialDiffers: String = {
+        let columns = assignedListingColumns.map { column, index in
+            "(i.absent & \(bit(index)) = 0 AND l.\(column) IS DISTINCT FROM i.\(column))"
+        }
+        return "(" + (columns + ["NOT l.extra @> i.extra"]).joined(separator: "\n                        OR ") + ")"
+    }()
+
+    /// True when merging a partial incoming row keeps a stored value that differs from the row's own (its default
+    /// or NULL): the merged row is then not the one the incoming content hash describes.
+    private static let keepsOtherValues: String = {
+        let columns = assignedListingColumns.map { column, index in
+            "(i.absent & \(bit(index)) <> 0 AND l.\(column) IS DISTINCT FROM i.\(column))"
+        }
+        return "(" + (columns + ["(l.extra || i.extra) <> i.extra"]).joined(separator: " OR ") + ")"
+    }()
+
+    /// The SET list shared by updates that merge `incoming_listings i` into `listings l`: the carried columns, the
+    /// extra keys (a partial row keeps the stored keys it does not carry), the content hash (empty, meaning "compare
+    /// the columns next time", when the merge kept values the incoming hash does not describe) and the raw
+    /// fingerprint (kept only with a valid content hash).
+    private static let mergedAssignments: String = {
+        let targets = assignedListingColumns.map(\.name) + ["extra", "content_hash", "raw_hash"]
+        let values = assignedListingColumns.map { merged($0.name, at: $0.index) } + [
+            "CASE WHEN i.absent = 0 THEN i.extra ELSE l.extra || i.extra END",
+            "CASE WHEN i.absent = 0 OR NOT \(keepsOtherValues) THEN i.content_hash ELSE '' END",
+            "CASE WHEN i.absent = 0 OR NOT \(keepsOtherValues) THEN i.raw_hash END",
+        ]
+        return "(\(targets.joined(separator: ", "))) =\n                (\(values.joined(separator: ",\n                 ")))"
+    }()
+
+    /// Listings whose content changed (or that come back from off-market) and whose incoming record is fresh are
+    /// rewritten, with a history row for a price or status change, a withdrawal's return included; identical rows
+    /// are filtered out (by hash, or column by column for a partial record) before anything is locked.
+    ///
+    /// Fresh means: for a listing off the market, the dump (as of `$3`) is not older than the dump that withdrew it,
+    /// or the record was modified after that; otherwise an incoming modification timestamp at least the stored one;
+    /// a record without one never overwrites a row with one; and between undated rows the dumps' as-of times decide
+    /// (`$4`: the newest as-of of the source's earlier successful runs). Returns (updated, stale, off_market: the
     /// incoming listings that were off-market before, whether they came back or were stale).
+    /// Parameters: `$1` source, `$2` run id, `$3` the dump's as-of time, `$4` the source's newest earlier as-of.
     static let updateListings: String = {
-        let assigned = listingColumns.filter { $0 != "listing_id" }
-        return """
+        """
             WITH diff AS MATERIALIZED (
                 SELECT i.listing_id, l.list_price AS old_price, l.standard_status AS old_status,
                        l.off_market_at IS NOT NULL AS was_off_market,
-                       (l.modification_timestamp IS NULL
-                        OR coalesce(i.modification_timestamp >= l.modification_timestamp, false)) AS fresh
+                       CASE WHEN l.off_market_at IS NOT NULL AND l.off_market_as_of IS NOT NULL
+                                THEN $3::timestamptz >= l.off_market_as_of
+                                     OR coalesce(i.modification_timestamp > l.off_market_as_of, false)
+                            WHEN i.modification_timestamp IS NOT NULL AND l.modification_timestamp IS NOT NULL
+                                THEN i.modification_timestamp >= l.modification_timestamp
+                            WHEN l.modification_timestamp IS NOT NULL THEN false
+                            ELSE $4::timestamptz IS NULL OR $3::timestamptz >= $4::timestamptz END AS fresh
                 FROM incoming_listings i
                 JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
-                WHERE l.content_hash <> i.content_hash OR l.off_market_at IS NOT NULL
+                WHERE l.off_market_at IS NOT NULL
+                   OR (i.absent = 0 AND l.content_hash <> i.content_hash)
+                   OR (i.absent <> 0 AND \(partialDiffers))
             ),
             changed AS (
                 UPDATE listings l
-                SET (\(assigned.joined(separator: ", ")), extra, content_hash, raw_hash, last_changed_run,
-                     off_market_at) =
-                    (\(assigned.map { "i." + $0 }.joined(separator: ", ")), i.extra, i.content_hash, i.raw_hash, $2,
-                     NULL)
+                SET \(mergedAssignments),
+                    last_changed_run = $2, off_market_at = NULL, off_market_as_of = NULL
                 FROM incoming_listings i JOIN diff d ON d.listing_id = i.listing_id AND d.fresh
                 WHERE l.source = $1 AND l.listing_id = i.listing_id
                 RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp
@@ -74,11 +130,9 @@ enum MergeStatements {
     /// A first load's resolved repeats replace the copy already in `listings` unless that copy is newer (it is
     /// always the earlier record, so it wins only with a strictly newer timestamp, or a timestamp against none).
     static let replaceWithLaterCopies: String = {
-        let assigned = listingColumns.filter { $0 != "listing_id" }
-        return """
+        """
             UPDATE listings l
-            SET (\(assigned.joined(separator: ", ")), extra, content_hash, raw_hash) =
-                (\(assigned.map { "i." + $0 }.joined(separator: ", ")), i.extra, i.content_hash, i.raw_hash)
+            SET \(mergedAssignments)
             FROM incoming_listings i
             WHERE l.source = $1 AND l.listing_id = i.listing_id
               AND (l.modification_timestamp IS NULL OR i.modification_timestamp >= l.modification_timestamp)
@@ -114,16 +168,15 @@ enum MergeStatements {
     }()
 
     /// A full dump's reconciliation: active listings of the source that the dump neither carries (staged, or
-    /// sent as an unchanged key in `seen_listings`) nor rejected,
-    /// and that were not modified after the dump's newest record, are marked Withdrawn (never deleted), with a
-    /// history row each. Returns the rows withdrawn.
+    /// sent as an unchanged key in `seen_listings`) nor rejected, and that were not modified after the dump's as-of
+    /// time (`$3`), are marked Withdrawn (never deleted), remembering that as-of time, with a history row each.
+    /// Returns the rows withdrawn.
     static let withdraw = """
         WITH gone AS MATERIALIZED (
             SELECT l.listing_id, l.standard_status AS old_status, l.list_price
             FROM listings l
             WHERE l.source = $1 AND l.off_market_at IS NULL
-              AND ($3::timestamptz IS NULL OR l.modification_timestamp IS NULL
-                   OR l.modification_timestamp <= $3::timestamptz)
+              AND (l.modification_timestamp IS NULL OR l.modification_timestamp <= $3::timestamptz)
               AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = l.listing_id)
               AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = l.listing_id)
               AND NOT EXISTS (SELECT 1 FROM rejects r
@@ -131,7 +184,8 @@ enum MergeStatements {
         ),
         marked AS (
             UPDATE listings l
-            SET standard_status = 'Withdrawn', off_market_at = now(), last_changed_run = $2
+            SET standard_status = 'Withdrawn', off_market_at = now(), off_market_as_of = $3::timestamptz,
+                last_changed_run = $2
             FROM gone g
             WHERE l.source = $1 AND l.listing_id = g.listing_id
             RETURNING l.listing_id

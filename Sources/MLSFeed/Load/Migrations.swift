@@ -45,6 +45,7 @@ public enum Migrations {
         (2, "search indexes", searchIndexes),
         (3, "lighter location and price indexes", lighterIndexes),
         (4, "raw fingerprints of listings", rawHashes),
+        (5, "honest ledger and as-of times", honestLedger),
     ]
 
     private static let tables = """
@@ -214,5 +215,24 @@ public enum Migrations {
     /// column without a default rewrites nothing.
     private static let rawHashes = """
         ALTER TABLE listings ADD COLUMN raw_hash bigint;
+        """
+
+    /// What a run saw and decided, kept for failed runs too: the dump's as-of time (header time, else its newest
+    /// modification timestamp) and whether it was complete, whether it reconciled the source (withdrew what it
+    /// lacked), the run an `unchanged` run matched, agent and control-character counts and the first rejects.
+    /// Listings remember the as-of time of the dump that withdrew them: only a dump at least as new (or a record
+    /// modified after it) brings them back.
+    private static let honestLedger = """
+        ALTER TABLE ingest_runs
+            ADD COLUMN as_of timestamptz,
+            ADD COLUMN complete boolean,
+            ADD COLUMN incomplete_reasons text[] NOT NULL DEFAULT '{}',
+            ADD COLUMN reconciled boolean NOT NULL DEFAULT false,
+            ADD COLUMN matched_run bigint,
+            ADD COLUMN agents_unchanged bigint NOT NULL DEFAULT 0,
+            ADD COLUMN removed_characters bigint NOT NULL DEFAULT 0,
+            ADD COLUMN sample_rejects text[] NOT NULL DEFAULT '{}';
+        CREATE INDEX ingest_runs_source_idx ON ingest_runs (source, id DESC) WHERE status = 'succeeded';
+        ALTER TABLE listings ADD COLUMN off_market_as_of timestamptz;
         """
 }

@@ -18,19 +18,26 @@ enum StagingTables {
         entity == .listing ? ", raw_hash" : ""
     }
 
+    /// Staging-only columns after the bookkeeping: a listing's mask of the columns its feed does not carry
+    /// (`NormalizedRecord.absent`, as a signed bigint), which the merge keeps.
+    static func staged(_ entity: Entity) -> String {
+        entity == .listing ? ", absent" : ""
+    }
+
     /// `CREATE TEMP TABLE` of the entity's staging table (dropped at commit or rollback).
     static func create(_ entity: Entity) -> String {
         let columns = entity.columns.map { column in
             "\(column.name) \(column.type.rawValue)\(column.name == entity.keyColumn ? " NOT NULL" : "")"
         }
         return "CREATE TEMP TABLE \(table(entity)) (ordinal bigint NOT NULL, " + columns.joined(separator: ", ")
-            + ", extra jsonb NOT NULL, content_hash text\(entity == .listing ? ", raw_hash bigint" : "")) ON COMMIT DROP"
+            + ", extra jsonb NOT NULL, content_hash text"
+            + "\(entity == .listing ? ", raw_hash bigint, absent bigint NOT NULL DEFAULT 0" : "")) ON COMMIT DROP"
     }
 
     /// The `COPY ... FROM STDIN` of the entity's staging table.
     static func copy(_ entity: Entity) -> String {
         "COPY \(table(entity)) (ordinal, \(entity.columns.map(\.name).joined(separator: ", ")), extra, content_hash"
-            + "\(bookkeeping(entity))) FROM STDIN"
+            + "\(bookkeeping(entity))\(staged(entity))) FROM STDIN"
     }
 
     /// The `COPY` of a first load's first copies straight into `listings`: a `row` with the source in place of the
@@ -39,9 +46,10 @@ enum StagingTables {
         + "extra, content_hash, raw_hash, first_seen_run, last_changed_run) FROM STDIN"
 
     /// Writes one record as a COPY row in the column order of `copy`: `first` (the ordinal, or the source for
-    /// `copyIntoListings`), the columns, extra, content hash, raw hash (listings), then `last`.
-    static func write(_ record: NormalizedRecord, first: String, last: [String] = [], extra: inout JSONText.ObjectWriter,
-                      json: inout [UInt8], to writer: CopyWriter) throws {
+    /// `copyIntoListings`), the columns, extra, content hash, raw hash (listings), the absent mask (listings, when
+    /// `staging`), then `last`.
+    static func write(_ record: NormalizedRecord, first: String, last: [String] = [], staging: Bool = true,
+                      extra: inout JSONText.ObjectWriter, json: inout [UInt8], to writer: CopyWriter) throws {
         writer.field(first)
         for value in record.columns { writer.field(value?.sqlText) }
         json.removeAll(keepingCapacity: true)
@@ -49,6 +57,7 @@ enum StagingTables {
         writer.field(bytes: json)
         writer.field(record.contentHash.isEmpty ? nil : record.contentHash)
         if record.entity == .listing { writer.field(record.rawHash.map { String(Int64(bitPattern: $0)) }) }
+        if record.entity == .listing && staging { writer.field(String(Int64(bitPattern: record.absent))) }
         for field in last { writer.field(field) }
         try writer.endRow()
     }
@@ -63,7 +72,8 @@ enum StagingTables {
         return """
             CREATE TEMP TABLE \(incoming(entity)) ON COMMIT DROP AS
             SELECT DISTINCT ON (\(entity.keyColumn)) ordinal, \(columns), extra,
-                   coalesce(content_hash, md5(ROW(\(columns), extra)::text)) AS content_hash\(bookkeeping(entity))
+                   coalesce(content_hash, md5(ROW(\(columns), extra)::text)) AS content_hash\(bookkeeping(entity))\(
+                       staged(entity))
             FROM \(table(entity))
             ORDER BY \(order)
             """

@@ -3,6 +3,9 @@ public enum FieldOutcome: Sendable, Hashable {
     case value(Value)
     /// No source key had a non-empty value (or the value means "unknown").
     case missing
+    /// None of the field's source keys is in the record at all (not in the feed's columns or keys, or not in this
+    /// record of a per-record shape): the merge keeps the stored value.
+    case absent
     /// A value was present but broke `rule`.
     case bad(raw: String, rule: String)
 }

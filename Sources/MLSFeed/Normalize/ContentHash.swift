@@ -70,9 +70,15 @@ struct ContentHash {
 
 extension ContentHash {
     /// The hash of a row's typed values in column order (nil = NULL) and its `extra` fields.
-    /// Numbers are hashed by their bits, text by its UTF-8 bytes, each with a type tag.
-    static func of(columns: [Value?], extra: [RawField]) -> String {
+    /// Numbers are hashed by their bits, text by its UTF-8 bytes, each with a type tag. A record that does not carry
+    /// every column (`absent`, see `NormalizedRecord.absent`) mixes its mask in first, so a partial record never
+    /// hashes like a full one; a full record's hash is the same as before masks existed.
+    static func of(columns: [Value?], extra: [RawField], absent: UInt64 = 0) -> String {
         var hash = ContentHash()
+        if absent != 0 {
+            hash.mix(0xAB)
+            hash.mix(absent)
+        }
         for value in columns {
             switch value {
             case nil: hash.mix(0xA0)
@@ -98,6 +104,6 @@ extension ContentHash {
 extension NormalizedRecord {
     /// The content hash of the typed values (in column order) and `extra`; position and ordinal are not content.
     func computeContentHash() -> String {
-        ContentHash.of(columns: columns, extra: extra)
+        ContentHash.of(columns: columns, extra: extra, absent: absent)
     }
 }

@@ -113,6 +113,7 @@ public struct Normalizer: Sendable {
 
     private func outcome(of field: FieldMapping, at positions: [Int], in raw: RawRecord,
                          removed: inout Int) -> FieldOutcome {
+        if positions.isEmpty { return .absent }
         for position in positions {
             let value = raw.fields[position].value
             if value.isEmpty { continue }

@@ -37,6 +37,7 @@ final class PlainXMLHandler: RecordHandler {
 
     func startElement(_ name: XMLName, parser: XMLPushParser) throws {
         depth += 1
+        if depth == 1 { report.generated = parser.attribute("generated") }
         if let recordDepth {
             if depth == recordDepth + 1 {
                 parser.clearText()
@@ -48,6 +49,10 @@ final class PlainXMLHandler: RecordHandler {
             recordPosition = SourcePosition(file: source, line: line, column: column)
             fields = parser.attributes().map { RawField($0.name, $0.value) }
         }
+    }
+
+    func finish(_ parser: XMLPushParser) throws {
+        if ordinal == 0 { report.noRecords = "no <\(settings.recordElement)> elements (format.record)" }
     }
 
     func endElement(_ name: XMLName, parser: XMLPushParser) throws {

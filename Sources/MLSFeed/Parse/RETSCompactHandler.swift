@@ -1,12 +1,15 @@
 import XMLStream
 
-/// Reads `format: rets-compact`: a RETS COMPACT or COMPACT-DECODED search response.
+/// Reads `format: rets-compact`: a RETS COMPACT or COMPACT-DECODED search reply.
 ///
-/// `<RETS ReplyCode>` (and a `<RETS-STATUS>` trailer) other than 0, 20201 (no records) and 20208 (truncated at the
-/// server's row limit: a warning) fails the run with the reply text. `<DELIMITER value>` is a hex character code
-/// (tab when missing). `<COLUMNS>` and each `<DATA>` row are delimiter-joined with a leading and a trailing
-/// delimiter; either may be missing. A row whose field count differs from the columns is a `defect` record.
-/// `<COUNT Records>` differing from the rows read and `<MAXROWS/>` are warnings.
+/// The root must be `RETS`, and `COLUMNS`, `DATA`, `DELIMITER`, `COUNT`, `MAXROWS` and `RETS-STATUS` are read only
+/// as its direct children: a METADATA reply (whose tables hold `COLUMNS`/`DATA` of their own) or any other
+/// document fails instead of loading rows that are not listings. A reply code other than 0, 20201 (no records) and
+/// 20208 (truncated at the server's row limit) fails the run with the reply text and the reply's own body text.
+/// `<DELIMITER value>` is a hex character code (tab when missing). `<COLUMNS>` and each `<DATA>` row are
+/// delimiter-joined with a leading and a trailing delimiter; either may be missing. A row whose field count differs
+/// from the columns is a `defect` record. `<MAXROWS/>`, 20208 and a `COUNT` differing from the rows are warnings;
+/// the first two (and a `COUNT` above the rows) also make the dump incomplete (see `Completeness`).
 final class RETSCompactHandler: RecordHandler {
     private var records: [RawRecord] = []
     private(set) var report = ParseReport()
@@ -29,8 +32,15 @@ final class RETSCompactHandler: RecordHandler {
     private var multiValued: [Bool] = []
     private var capturing: XMLName?
     private var rowPosition = SourcePosition(file: "", line: 0, column: 0)
-    private var sawRoot = false
+    /// The open elements, root first.
+    private var open: [XMLName] = []
     private var rows = 0
+    private var noRecordsReply = false
+    /// An error reply: its code and text, thrown with the reply's body text once the root element ends.
+    private var errorReply: (code: String, text: String, position: SourcePosition)?
+
+    /// The longest part of an error reply's body text kept in the message.
+    private static let bodyLimit = 500
 
     init(settings: RETSSettings, source: String) {
         self.settings = settings
@@ -54,13 +64,24 @@ final class RETSCompactHandler: RecordHandler {
     }
 
     func startElement(_ name: XMLName, parser: XMLPushParser) throws {
-        if capturing != nil { return }
-        if !sawRoot {
-            sawRoot = true
+        defer { open.append(name) }
+        if capturing != nil || errorReply != nil { return }
+        guard let parent = open.last else {
             guard name == retsName else {
-                throw InputError("expected a RETS response (root element RETS), found \(name)",
+                throw InputError("expected a RETS search reply (root element RETS), found \(name)",
                                  at: position(parser.startTagPosition))
             }
+            try checkReply(code: parser.attribute("ReplyCode"), text: parser.attribute("ReplyText"),
+                           at: position(parser.startTagPosition), parser: parser)
+            return
+        }
+        guard open.count == 1 else {
+            if name == dataName || name == columnsName {
+                throw InputError("\(name) inside \(parent): not a RETS search reply (a METADATA reply?); a listing "
+                                 + "pipeline reads COLUMNS and DATA only directly under RETS",
+                                 at: position(parser.startTagPosition))
+            }
+            return
         }
         if name == dataName || name == columnsName {
             if name == dataName {
@@ -70,9 +91,9 @@ final class RETSCompactHandler: RecordHandler {
             capturing = name
             parser.clearText()
             parser.capturesText = true
-        } else if name == retsName || name == statusName {
+        } else if name == statusName {
             try checkReply(code: parser.attribute("ReplyCode"), text: parser.attribute("ReplyText"),
-                           at: position(parser.startTagPosition))
+                           at: position(parser.startTagPosition), parser: parser)
         } else if name == delimiterName {
             try readDelimiter(parser.attribute("value"), at: position(parser.startTagPosition))
         } else if name == countName {
@@ -80,13 +101,15 @@ final class RETSCompactHandler: RecordHandler {
                 report.declaredCount = count
             }
         } else if name == maxRowsName {
+            report.maxRows = true
             report.warnings.append("MAXROWS: the server stopped at its row limit; the result may be incomplete")
         }
     }
 
     func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+        open.removeLast()
         if let row = capturing {
-            guard name == row else { return }
+            guard name == row, open.count == 1 else { return }
             capturing = nil
             parser.capturesText = false
             if name == dataName {
@@ -94,24 +117,50 @@ final class RETSCompactHandler: RecordHandler {
             } else {
                 readColumns(parser.text)
             }
-        } else if name == retsName, let declared = report.declaredCount, declared != rows {
-            report.warnings.append("COUNT says \(declared) records but \(rows) DATA rows were read")
+        } else if open.isEmpty {
+            if let reply = errorReply {
+                let body = Self.collapsed(parser.text)
+                throw InputError("RETS reply code \(reply.code): \(reply.text.isEmpty ? "(no ReplyText)" : reply.text)"
+                                 + (body.isEmpty ? "" : " (\(body))"), at: reply.position)
+            }
+            if let declared = report.declaredCount, declared != rows {
+                report.warnings.append("COUNT says \(declared) records but \(rows) DATA rows were read")
+            }
+        }
+    }
+
+    func finish(_ parser: XMLPushParser) throws {
+        if rows == 0 && !noRecordsReply {
+            report.noRecords = columns == nil ? "no COLUMNS and no DATA rows in this RETS reply" : "no DATA rows"
         }
     }
 
     // MARK: - Reply codes, delimiter, columns
 
-    private func checkReply(code: String?, text: String?, at position: SourcePosition) throws {
+    private func checkReply(code: String?, text: String?, at position: SourcePosition, parser: XMLPushParser) throws {
         let code = code.map(DelimitedText.trimmed) ?? "0"
         let text = text.map(DelimitedText.trimmed) ?? ""
         switch Int(code) {
-        case 0, 20201:
+        case 0:
             return
+        case 20201:
+            noRecordsReply = true
         case 20208:
+            report.truncated = true
             report.warnings.append("RETS reply code 20208 (result truncated at the server's row limit): \(text)")
         default:
-            throw InputError("RETS reply code \(code): \(text.isEmpty ? "(no ReplyText)" : text)", at: position)
+            // Read on to the end of the reply: servers explain errors in its body (20203 lists the valid classes).
+            errorReply = (code, text, position)
+            parser.clearText()
+            parser.capturesText = true
         }
+    }
+
+    /// Whitespace runs as one space, trimmed, cut at `bodyLimit` characters.
+    private static func collapsed(_ bytes: [UInt8]) -> String {
+        let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        let text = words.joined(separator: " ")
+        return text.count > bodyLimit ? String(text.prefix(bodyLimit)) + "…" : text
     }
 
     private func readDelimiter(_ value: String?, at position: SourcePosition) throws {

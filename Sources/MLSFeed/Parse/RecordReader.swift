@@ -21,6 +21,15 @@ public struct ParseReport: Sendable, Hashable {
     public var sanitizedCharacters: Int = 0
     /// Records the document said it holds (RETS `COUNT`), when it said.
     public var declaredCount: Int?
+    /// RETS `<MAXROWS/>`: the server stopped at its row limit.
+    public var maxRows = false
+    /// RETS reply code 20208 (in `RETS` or `RETS-STATUS`): the result was truncated.
+    public var truncated = false
+    /// The time the document says it was made (the root element's `generated` attribute), as written.
+    public var generated: String?
+    /// Set when the document held no record at all: says which element was looked for. Not a warning by itself
+    /// (the last page of a paged source is empty on purpose); the runner decides.
+    public var noRecords: String?
 
     public init() {}
 }

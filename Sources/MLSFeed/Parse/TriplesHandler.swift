@@ -42,6 +42,7 @@ final class TriplesHandler: RecordHandler {
     @exclusivity(unchecked) private var recordKeys: TriplesBatch.KeySet?
     @exclusivity(unchecked) private var recordValues: Range<Int>?
     @exclusivity(unchecked) private var ordinal = 0
+    @exclusivity(unchecked) private var sawRoot = false
 
     init(settings: TriplesSettings, source: String, recognizer: RawRecognizer? = nil) {
         self.settings = settings
@@ -59,6 +60,10 @@ final class TriplesHandler: RecordHandler {
 
     func startElement(_ name: XMLName, parser: XMLPushParser) throws {
         if capturing != nil { return }
+        if !sawRoot {
+            sawRoot = true
+            report.generated = parser.attribute("generated")
+        }
         if name == valuesName || name == keysName || name == labelsName {
             if name == valuesName && !inRecord {
                 throw InputError("\(settings.valuesElement) element outside a \(settings.recordElement) element",
@@ -109,6 +114,7 @@ final class TriplesHandler: RecordHandler {
 
     func finish(_ parser: XMLPushParser) throws {
         submit(parser, inBackground: false)
+        if ordinal == 0 { report.noRecords = "no <\(settings.recordElement)> elements (format.record)" }
     }
 
     func takeRecords() -> [RawRecord] {

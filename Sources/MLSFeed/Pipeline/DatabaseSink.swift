@@ -31,32 +31,43 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     }
 
     func commit(_ totals: RunTotals) throws -> LoadResult {
-        try session.commit(read: totals.read, rejected: totals.rejected, droppedDuplicates: totals.droppedDuplicates,
-                           inputs: totals.inputs, timings: totals.timings, warnings: totals.warnings)
+        try session.commit(totals)
     }
 
-    /// Records the run as `unchanged`: the input is the one the last successful run loaded.
-    func commitUnchanged(_ identity: InputIdentity) throws {
-        _ = try session.commitUnchanged(inputs: [identity], timings: [:], warnings: [])
+    /// Records the run as `unchanged`: its inputs are the ones run `matched` loaded.
+    func commitUnchanged(_ identities: [InputIdentity], matched: Int64) throws {
+        _ = try session.commitUnchanged(inputs: identities, matched: matched)
     }
 
-    func fail(_ message: String, interrupted: Bool) {
-        session.fail(message, interrupted: interrupted)
+    func fail(_ message: String, interrupted: Bool, totals: RunTotals) {
+        session.fail(message, interrupted: interrupted, totals: totals)
     }
 
-    /// What the last successful (or unchanged) run of this pipeline and source read from `input`, if any.
-    func lastIdentity(of input: InputFile) throws -> InputIdentity? {
+    /// The source's most recent successful run before this one: the only run whose inputs an unchanged input may
+    /// match (any later run changed or confirmed the source's rows from other inputs).
+    func previousRun() throws -> PreviousRun? {
         let connection = try Connection(conninfo)
-        let location = ConnectionString.redacted(input.location)
         let result = try connection.execute("""
-            SELECT item->>'bytes', item->>'sha256', item->>'etag'
-            FROM ingest_runs, jsonb_array_elements(inputs) AS item
-            WHERE pipeline = $1 AND source = $2 AND status IN ('succeeded', 'unchanged')
-              AND item->>'location' = $3 AND id <> $4
-            ORDER BY id DESC LIMIT 1
-            """, [options.pipeline, options.source, location, String(runID)])
-        guard let row = result.rows.first else { return nil }
-        return InputIdentity(location: input.location, bytes: row[0].flatMap { Int64($0) }, sha256: row[1],
-                             etag: row[2])
+            SELECT id, mode, item->>'location', item->>'bytes', item->>'sha256', item->>'etag'
+            FROM (SELECT id, mode, inputs FROM ingest_runs
+                  WHERE source = $1 AND status = 'succeeded' AND id <> $2
+                  ORDER BY id DESC LIMIT 1) AS last
+            LEFT JOIN LATERAL jsonb_array_elements(last.inputs) WITH ORDINALITY AS e(item, n) ON true
+            ORDER BY n
+            """, [options.source, String(runID)])
+        guard let first = result.rows.first, let id = first[0].flatMap({ Int64($0) }) else { return nil }
+        let inputs = result.rows.compactMap { row -> InputIdentity? in
+            guard let location = row[2] else { return nil }
+            return InputIdentity(location: location, bytes: row[3].flatMap { Int64($0) }, sha256: row[4], etag: row[5])
+        }
+        return PreviousRun(id: id, mode: LoadMode(rawValue: first[1] ?? "") ?? .incremental, inputs: inputs)
     }
+}
+
+/// The source's last successful run, as change detection compares against it.
+struct PreviousRun: Sendable {
+    var id: Int64
+    var mode: LoadMode
+    /// Its inputs as the ledger keeps them (locations redacted).
+    var inputs: [InputIdentity]
 }

@@ -46,7 +46,7 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         return LoadResult(runID: 0)
     }
 
-    func fail(_ message: String, interrupted: Bool) {
+    func fail(_ message: String, interrupted: Bool, totals: RunTotals) {
         try? flush()
     }
 

@@ -38,12 +38,22 @@ public final class PipelineRunner: @unchecked Sendable {
         return try InputLocator.resolve(spec, order: config.order)
     }
 
-    /// Runs every input in order, stopping after the first one that fails. Throws only for problems found before
-    /// any input started (no input, another run holding the lock).
+    /// The units the inputs form, in order: each input alone (`source.unit: file`), or all of them as one dump
+    /// (`source.unit: all`: one run, one transaction, one reconciliation).
+    public func units() throws -> [[InputFile]] {
+        let inputs = try inputs()
+        switch config.unit {
+        case .file: return inputs.map { [$0] }
+        case .all: return inputs.isEmpty ? [] : [inputs]
+        }
+    }
+
+    /// Runs every unit in order, stopping after the first one that fails. Throws only for problems found before
+    /// any unit started (no input, another run holding the lock).
     public func runAll(each: (RunSummary) -> Void = { _ in }) throws -> [RunSummary] {
         var summaries: [RunSummary] = []
-        for input in try inputs() {
-            let summary = try run(input)
+        for unit in try units() {
+            let summary = try run(unit)
             summaries.append(summary)
             each(summary)
             if summary.status == .failed || summary.status == .interrupted { break }
@@ -51,14 +61,19 @@ public final class PipelineRunner: @unchecked Sendable {
         return summaries
     }
 
-    /// Runs the pipeline's first (usually only) input.
+    /// Runs the pipeline's first (usually only) unit.
     public func run() throws -> RunSummary {
-        guard let first = try inputs().first else { throw FetchError("no input") }
+        guard let first = try units().first else { throw FetchError("no input") }
         return try run(first)
     }
 
     /// Runs one input as one unit.
     public func run(_ input: InputFile) throws -> RunSummary {
+        try run([input])
+    }
+
+    /// Runs one unit: its inputs read in order as the parts of one dump, in one run and one transaction.
+    public func run(_ unit: [InputFile]) throws -> RunSummary {
         let started = monotonicSeconds()
         let control = RunControl()
         lock.lock()
@@ -70,7 +85,9 @@ public final class PipelineRunner: @unchecked Sendable {
         let mode = options.mode ?? config.mode
         var summary = RunSummary(pipeline: config.name, source: config.source, mode: mode.rawValue,
                                  dryRun: options.dryRun)
-        summary.inputs = [input]
+        summary.inputs = unit
+        var totals = RunTotals()
+        totals.inputs = unit.map { InputIdentity(location: $0.location, bytes: $0.bytes) }
 
         let sink: RecordSink
         var database: DatabaseSink?
@@ -79,27 +96,29 @@ public final class PipelineRunner: @unchecked Sendable {
         } else {
             let db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                 source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                force: options.force))
+                force: options.force, onIncomplete: config.onIncomplete))
             summary.runID = db.runID
             database = db
             sink = db
         }
 
-        // Change detection: an input identical to the last successful run's is not loaded again.
-        let previous = options.force ? nil : try database?.lastIdentity(of: input)
+        // Change detection: a unit identical to the inputs of the source's last successful run (in the same mode)
+        // is not loaded again.
         let opened: Opened
         do {
-            opened = try open(input, previous: previous)
+            let previous = options.force ? nil : try database?.previousRun()
+            opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil })
         } catch {
-            return finish(summary, failure: error, sink: sink, started: started)
+            return finish(summary, failure: error, sink: sink, totals: totals, started: started)
         }
-        if case .unchanged(let identity) = opened {
+        if case .unchanged(let identities, let matched) = opened {
             do {
-                try database?.commitUnchanged(identity)
+                try database?.commitUnchanged(identities, matched: matched)
                 summary.status = .unchanged
-                summary.identities = [identity]
+                summary.identities = identities
+                summary.matchedRun = matched
             } catch {
-                return finish(summary, failure: error, sink: sink, started: started)
+                return finish(summary, failure: error, sink: sink, totals: totals, started: started)
             }
             summary.seconds = monotonicSeconds() - started
             return summary
@@ -113,9 +132,9 @@ public final class PipelineRunner: @unchecked Sendable {
 
         let state = Totals()
         control.declare(stages: StageSettings.stageNames)
-        let progress = options.progress ? ProgressReporter(state: state, inputs: [input]) : nil
+        let progress = options.progress ? ProgressReporter(state: state, inputs: unit) : nil
         progress?.start()
-        let identity = Locked<InputIdentity?>(nil)
+        let fetched = Locked(Fetched())
         if let database, recognizer != nil {
             database.recognize(against: stored)
             // A failed read fails the run; the stages waiting for it go on with nothing recognised until cancelled.
@@ -123,8 +142,8 @@ public final class PipelineRunner: @unchecked Sendable {
                 stored.fulfil(try database.storedListings())
             }
         }
-        launchStages(opened, input: input, sink: sink, recognizer: recognizer, state: state, control: control,
-                     identity: identity)
+        launchStages(opened, unit: unit, sink: sink, recognizer: recognizer, state: state, control: control,
+                     fetched: fetched)
         progress?.stop()
 
         summary.read = state.read
@@ -135,68 +154,129 @@ public final class PipelineRunner: @unchecked Sendable {
         summary.sampleRejects = state.sampleRejects
         summary.removedCharacters = state.removedCharacters
         summary.stages = control.stageMetrics
-        summary.identities = identity.value.map { [$0] } ?? []
         summary.duplicates = state.windowDuplicates
+        let got = fetched.value
+        if !got.identities.isEmpty { summary.identities = got.identities }
+        summary.completeness = Completeness(parts: state.parts, stoppedAtPages: got.stoppedAtPages)
 
-        var failure = control.error
-        if failure == nil, state.read > 0, Double(state.rejected) / Double(state.read) > config.maxRejectRatio {
-            failure = RejectRatioExceeded(rejected: state.rejected, read: state.read, limit: config.maxRejectRatio)
-        }
-        if let failure { return finish(summary, failure: failure, sink: sink, started: started) }
-        var totals = RunTotals()
         totals.read = state.read
         totals.rejected = state.rejected
         totals.droppedDuplicates = state.windowDuplicates
-        totals.inputs = summary.identities.isEmpty
-            ? [InputIdentity(location: input.location, bytes: input.bytes)] : summary.identities
+        totals.inputs = summary.identities.isEmpty ? totals.inputs : summary.identities
         totals.warnings = state.warnings
+        totals.sampleRejects = state.sampleRejects
+        totals.removedCharacters = state.removedCharacters
+        totals.completeness = summary.completeness
         for metric in summary.stages { totals.timings[metric.name] = metric.seconds }
+        do {
+            totals.headerAsOf = try headerAsOf(state.generated, unit: unit)
+        } catch {
+            return finish(summary, failure: error, sink: sink, totals: totals, started: started)
+        }
+
+        var failure = control.error
+        if failure == nil, state.read > 0, Double(state.rejected) / Double(state.read) > config.maxRejectRatio {
+            failure = RejectRatioExceeded(input: Self.name(of: unit), rejected: state.rejected, read: state.read,
+                                          limit: config.maxRejectRatio)
+        }
+        if let failure { return finish(summary, failure: failure, sink: sink, totals: totals, started: started) }
         do {
             summary.load = try sink.commit(totals)
         } catch {
-            return finish(summary, failure: error, sink: sink, started: started)
+            return finish(summary, failure: error, sink: sink, totals: totals, started: started)
         }
+        summary.warnings += summary.load.notes
         summary.duplicates += summary.load.duplicates
         summary.seconds = monotonicSeconds() - started
         return summary
     }
 
-    private func finish(_ summary: RunSummary, failure: Error, sink: RecordSink, started: Double) -> RunSummary {
+    private func finish(_ summary: RunSummary, failure: Error, sink: RecordSink, totals: RunTotals,
+                        started: Double) -> RunSummary {
         var summary = summary
-        summary.status = failure is RunInterrupted ? .interrupted : .failed
+        let kind = RunSummary.Failure(of: failure)
+        summary.failure = kind
+        summary.status = kind == .interrupted ? .interrupted : .failed
         summary.error = describe(failure)
-        sink.fail(summary.error!, interrupted: failure is RunInterrupted)
+        sink.fail(summary.error!, interrupted: kind == .interrupted, totals: totals)
         summary.seconds = monotonicSeconds() - started
         return summary
     }
 
-    // MARK: - Opening inputs
-
-    /// An input ready to stream, or found unchanged since the last successful run.
-    private enum Opened {
-        case single(any ChunkSource)
-        case paged(PagedSource)
-        case unchanged(InputIdentity)
+    /// A unit as messages name it: its input, or its first input and how many more.
+    static func name(of unit: [InputFile]) -> String {
+        guard let first = unit.first else { return "(no input)" }
+        return unit.count == 1 ? first.displayName : "\(first.displayName) and \(unit.count - 1) more"
     }
 
-    private func open(_ input: InputFile, previous: InputIdentity?) throws -> Opened {
-        if InputLocator.isURL(input.location) {
-            if config.fetch.paging != nil { return .paged(try Fetcher.pages(input, settings: config.fetch)) }
-            let conditional = previous?.etag.map { Conditional(etag: $0, lastModified: nil) }
-            switch try Fetcher.open(input, settings: config.fetch, conditional: conditional) {
-            case .source(let source): return .single(source)
-            case .notModified(let identity): return .unchanged(identity)
+    /// The dump's as-of time from its parts' header times (the oldest, so no part claims more than it knows), in
+    /// UTC canonical form; nil unless every part has one.
+    private func headerAsOf(_ generated: [String?], unit: [InputFile]) throws -> String? {
+        guard !generated.isEmpty, generated.allSatisfy({ $0 != nil }) else { return nil }
+        let times = try generated.map { raw -> String in
+            do {
+                return try Coercion.timestamp(raw!.trimmingCharacters(in: .whitespaces), zone: config.timeZone ?? .gmt)
+            } catch let failure as CoercionFailure {
+                throw FetchError("\(Self.name(of: unit)): the dump's generated time \(quoted(raw!)) is "
+                                 + "\(failure.rule)")
             }
         }
-        // A local file of the same size as last time is hashed first: equal sha256 means nothing to do.
-        if let previous, input.location != "-", let sha = previous.sha256, previous.bytes == input.bytes {
-            let now = try Fetcher.identity(of: input)
-            if now.sha256 == sha { return .unchanged(now) }
+        return times.min()
+    }
+
+    // MARK: - Opening inputs
+
+    /// A unit ready to stream (its first input open when that had to be decided before the stages start), or found
+    /// unchanged since the source's last successful run.
+    private enum Opened {
+        /// Local files and stdin: each opened in turn by the fetch stage.
+        case files
+        /// One http(s) input, open.
+        case single(any ChunkSource)
+        /// One paged http(s) input.
+        case paged(PagedSource)
+        case unchanged([InputIdentity], matched: Int64)
+    }
+
+    /// What the fetch stage learnt: each input's identity (bytes, sha256, ETag), and whether paging stopped at
+    /// `max_pages`.
+    private struct Fetched {
+        var identities: [InputIdentity] = []
+        var stoppedAtPages: Int?
+    }
+
+    /// Opens a unit, or finds it unchanged: the same inputs (location, size and sha256 of each file; a 304 to a
+    /// conditional GET of a URL) as `previous`, the source's last successful run in this mode.
+    private func open(_ unit: [InputFile], previous: PreviousRun?) throws -> Opened {
+        if let input = unit.first, InputLocator.isURL(input.location) {
+            precondition(unit.count == 1, "a URL input is a unit of its own")
+            if config.fetch.paging != nil { return .paged(try Fetcher.pages(input, settings: config.fetch)) }
+            let key = try HTTPRequestPlan(base: input.location, settings: config.fetch, conditional: nil).location
+            var conditional: Conditional?
+            if let previous, previous.inputs.count == 1, previous.inputs[0].location == key,
+               let etag = previous.inputs[0].etag {
+                conditional = Conditional(etag: etag, lastModified: nil)
+            }
+            switch try Fetcher.open(input, settings: config.fetch, conditional: conditional) {
+            case .source(let source): return .single(source)
+            case .notModified(let identity): return .unchanged([identity], matched: previous!.id)
+            }
         }
-        switch try Fetcher.open(input, settings: config.fetch) {
-        case .source(let source): return .single(source)
-        case .notModified(let identity): return .unchanged(identity)
+        // Files of the same sizes as last time are hashed first: equal sha256 everywhere means nothing to do.
+        if let previous, previous.inputs.count == unit.count,
+           zip(unit, previous.inputs).allSatisfy({ input, before in
+               input.location != "-" && ConnectionString.redacted(input.location) == before.location
+                   && before.sha256 != nil && before.bytes == input.bytes
+           }) {
+            var identities: [InputIdentity] = []
+            for (input, before) in zip(unit, previous.inputs) {
+                let now = try Fetcher.identity(of: input)
+                guard now.sha256 == before.sha256 else { return .files }
+                identities.append(now)
+            }
+            return .unchanged(identities, matched: previous.id)
         }
+        return .files
     }
 
     // MARK: - Stages
@@ -213,8 +293,15 @@ public final class PipelineRunner: @unchecked Sendable {
         var rejects: [Reject]
     }
 
-    private func launchStages(_ opened: Opened, input: InputFile, sink: RecordSink, recognizer: RawRecognizer?,
-                              state: Totals, control: RunControl, identity: Locked<InputIdentity?>) {
+    /// What the fetch stage tells the parse stage about each document: its name, and whether it is a page after
+    /// the first of a paged input (an empty one then ends the paging, which is no news).
+    private struct Document: Sendable {
+        var name: String
+        var laterPage = false
+    }
+
+    private func launchStages(_ opened: Opened, unit: [InputFile], sink: RecordSink, recognizer: RawRecognizer?,
+                              state: Totals, control: RunControl, fetched: Locked<Fetched>) {
         let chunks = BoundedQueue<Chunk>(capacity: config.stage("fetch").queueDepth)
         let raw = BoundedQueue<[RawRecord]>(capacity: config.stage("normalize").queueDepth)
         let coerced = BoundedQueue<[CoercedRecord]>(capacity: config.stage("validate").queueDepth,
@@ -230,11 +317,13 @@ public final class PipelineRunner: @unchecked Sendable {
         let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, recognizer: recognizer)
         let validator = Validator(mapping: config.mapping)
         let unsafeOpened = UncheckedBox(opened)
-        let names = Locked<[Int: String]>([:])
+        let documents = Locked<[Int: Document]>([:])
 
-        spawn("fetch", group: group, control: control, done: chunks.producerFinished) {
+        spawn("fetch", group: group, control: control, done: chunks.producerFinished) { [self] in
             var sequence = 0
-            func pump(_ source: any ChunkSource, document: Int) throws {
+            var document = 0
+            func pump(_ source: any ChunkSource, as info: Document) throws {
+                documents.update { $0[document] = info }
                 while true {
                     let t0 = monotonicSeconds()
                     let bytes = try source.next()
@@ -243,26 +332,37 @@ public final class PipelineRunner: @unchecked Sendable {
                     try chunks.push(Chunk(document: document, bytes: bytes), sequence: sequence)
                     sequence += 1
                     state.addBytes(bytes?.count ?? 0)
-                    if bytes == nil { return }
+                    if bytes == nil { break }
                 }
+                document += 1
             }
             switch unsafeOpened.value {
             case .single(let source):
-                names.update { $0[0] = input.location == "-" ? "-" : source.location }
-                try pump(source, document: 0)
-                identity.update { $0 = source.identity }
+                try pump(source, as: Document(name: source.location))
+                fetched.update { $0.identities = [source.identity] }
             case .paged(let pages):
-                var document = 0
-                while let page = try pages.nextPage() {
-                    names.update { $0[document] = "\(pages.location) [page \(document + 1)]" }
-                    try pump(page, document: document)
-                    pages.pageHadRecords(try feedback.wait(document: document))
-                    document += 1
+                var page = 0
+                while let source = try pages.nextPage() {
+                    let current = document
+                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0))
+                    pages.pageHadRecords(try feedback.wait(document: current))
+                    page += 1
                 }
                 if pages.reachedMaxPages {
-                    state.addWarnings(["\(pages.location): stopped at max_pages (\(pages.pagesFetched) pages)"])
+                    let count = pages.pagesFetched
+                    state.addWarnings(["\(pages.location): stopped at max_pages (\(count) pages)"])
+                    fetched.update { $0.stoppedAtPages = count }
                 }
-                identity.update { $0 = pages.identity }
+                fetched.update { $0.identities = [pages.identity] }
+            case .files:
+                for input in unit {
+                    try control.check()
+                    guard case .source(let source) = try Fetcher.open(input, settings: config.fetch) else {
+                        throw FetchError("\(input.displayName): unexpected answer opening a local input")
+                    }
+                    try pump(source, as: Document(name: input.location == "-" ? "-" : source.location))
+                    fetched.update { $0.identities.append(source.identity) }
+                }
             case .unchanged:
                 break
             }
@@ -292,7 +392,7 @@ public final class PipelineRunner: @unchecked Sendable {
             while let (_, chunk) = try chunks.pop() {
                 let t0 = monotonicSeconds()
                 if reader == nil {
-                    let name = names.value[chunk.document] ?? input.displayName
+                    let name = documents.value[chunk.document]?.name ?? Self.name(of: unit)
                     reader = makeRecordReader(settings: config.parse, source: name, recognizer: recognizer)
                     documentStart = ordinal + pending.count
                 }
@@ -309,12 +409,19 @@ public final class PipelineRunner: @unchecked Sendable {
                                seconds: monotonicSeconds() - t0)
                 try emit(records)
                 if chunk.bytes == nil {
-                    let name = names.value[chunk.document] ?? input.displayName
-                    state.addWarnings(reader!.report.warnings.map { "\(name): \($0)" })
-                    state.addRemoved(reader!.report.sanitizedCharacters)
+                    let document = documents.value[chunk.document] ?? Document(name: Self.name(of: unit))
+                    let report = reader!.report
+                    let count = ordinal - documentStart
+                    var warnings = report.warnings
+                    if let none = report.noRecords, !document.laterPage { warnings.append(none) }
+                    state.addWarnings(warnings.map { "\(document.name): \($0)" })
+                    state.addRemoved(report.sanitizedCharacters)
+                    state.addPart(Completeness.Part(name: document.name, records: count,
+                                                    declaredCount: report.declaredCount, maxRows: report.maxRows,
+                                                    truncated: report.truncated), generated: report.generated)
                     reader = nil
                     try flush()
-                    feedback.report(document: chunk.document, hadRecords: ordinal > documentStart)
+                    feedback.report(document: chunk.document, hadRecords: count > 0)
                 }
             }
             try flush()
@@ -453,13 +560,15 @@ struct RunInterrupted: Error, CustomStringConvertible {
 
 /// More records were rejected than the pipeline allows.
 struct RejectRatioExceeded: Error, CustomStringConvertible {
+    /// The unit's input(s), as messages name them.
+    var input: String
     var rejected: Int
     var read: Int
     var limit: Double
 
     var description: String {
         let share = Double(rejected) / Double(read) * 100
-        return "error: \(rejected) of \(read) records rejected (\(String(format: "%.1f", share))%), more than "
+        return "error: \(input): \(rejected) of \(read) records rejected (\(String(format: "%.1f", share))%), more than "
             + "max_reject_ratio \(String(format: "%g", limit * 100))%; nothing was loaded"
     }
 }

@@ -38,6 +38,11 @@ final class RunControl: @unchecked Sendable {
 
     var isCancelled: Bool { error != nil }
 
+    /// Throws `CancellationError` once the run has failed or been stopped.
+    func check() throws {
+        if isCancelled { throw CancellationError() }
+    }
+
     /// Adds one batch's counts and busy time to a stage's metrics.
     func record(stage: String, batchesIn: Int = 1, itemsIn: Int, itemsOut: Int, seconds: Double) {
         lock.lock()

@@ -19,6 +19,16 @@ extension RunSummary {
             ("recognized", String(load.recognized)),
             ("stale", String(load.stale)),
             ("withdrawn", String(load.withdrawn)),
+            ("agents_inserted", String(load.agentsInserted)),
+            ("agents_updated", String(load.agentsUpdated)),
+            ("agents_unchanged", String(load.agentsUnchanged)),
+            ("removed_characters", String(removedCharacters)),
+            ("complete", status == .unchanged ? "null" : (completeness.isComplete ? "true" : "false")),
+            ("incomplete_reasons", "[" + completeness.reasons.map(JSONText.string).joined(separator: ",") + "]"),
+            ("as_of", load.asOf.map(JSONText.string) ?? "null"),
+            ("reconciled", load.reconciled ? "true" : "false"),
+            ("matched_run", matchedRun.map(String.init) ?? "null"),
+            ("failure", failure.map { JSONText.string($0.rawValue) } ?? "null"),
             ("seconds", String(format: "%.3f", seconds)),
         ]
         members.append(("warnings", "[" + warnings.map(JSONText.string).joined(separator: ",") + "]"))
@@ -40,21 +50,37 @@ extension RunSummary {
         let dry = dryRun ? " (dry run: nothing written to the database)" : ""
         lines.append("mlsfeed: pipeline \(pipeline)\(id), source \(source), mode \(mode): \(status.rawValue)\(dry)")
         if let error { lines.append(error) }
-        let input = identities.first.map { id -> String in
+        func describe(_ id: InputIdentity) -> String {
             var parts = [id.location]
             if let bytes = id.bytes { parts.append("\(bytes) bytes") }
             if let sha = id.sha256 { parts.append("sha256 \(sha.prefix(12))") }
             return parts.joined(separator: ", ")
-        } ?? inputs.first?.location
-        if let input { lines.append("  input: \(input)") }
+        }
+        let described = identities.isEmpty ? inputs.map(\.displayName) : identities.map(describe)
+        if described.count == 1 {
+            lines.append("  input: \(described[0])")
+        } else if !described.isEmpty {
+            lines.append("  inputs (\(described.count) parts of one dump):")
+            lines += described.prefix(10).map { "    \($0)" }
+            if described.count > 10 { lines.append("    ... and \(described.count - 10) more") }
+        }
         if status == .unchanged {
-            lines.append("  unchanged since the last successful run: nothing loaded (--force loads it again)")
+            let run = matchedRun.map { "run \($0)" } ?? "the source's last successful run"
+            lines.append("  unchanged: the same input in the same mode as \(run), the source's last successful run; "
+                         + "nothing loaded (--force loads it again)")
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("  read \(read), rejected \(rejected), duplicates \(duplicates); inserted \(load.inserted), "
                      + "updated \(load.updated), unchanged \(load.unchanged), stale \(load.stale), "
                      + "withdrawn \(load.withdrawn); \(String(format: "%.2f", seconds)) s"
                      + (read > 0 && seconds > 0 ? String(format: " (%.0f records/s)", Double(read) / seconds) : ""))
+        if load.agentsInserted + load.agentsUpdated + load.agentsUnchanged > 0 {
+            lines.append("  agents: inserted \(load.agentsInserted), updated \(load.agentsUpdated), "
+                         + "unchanged \(load.agentsUnchanged)")
+        }
+        if !completeness.isComplete {
+            lines.append("  incomplete dump: \(completeness.summary)")
+        }
         if load.recognized > 0 {
             lines.append("  \(load.recognized) records recognised as unchanged stored listings: not normalized again")
         }

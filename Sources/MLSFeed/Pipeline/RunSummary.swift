@@ -1,6 +1,40 @@
+import Postgres
+
 /// The outcome of one run, as printed at the end and written by `--summary-json`.
 public struct RunSummary: Sendable {
     public enum Status: String, Sendable { case succeeded, failed, interrupted, unchanged }
+
+    /// Why a run did not succeed, as a scheduler needs to tell it apart (see the README's exit-code table).
+    public enum Failure: String, Sendable {
+        /// The input or the run itself is bad (a malformed file, a database error in a statement): exit 1.
+        case input
+        /// A safety rule stopped the run with nothing changed (withdraw guard, incomplete dump, reject ratio): exit 3.
+        case refused
+        /// The database or the network is unavailable, or another run holds the pipeline: worth a retry, exit 4.
+        case unavailable
+        /// A signal stopped the run: exit 130 (SIGINT) or 143 (SIGTERM).
+        case interrupted
+
+        /// The kind of an error that ended a run.
+        public init(of error: any Error) {
+            switch error {
+            case is RunInterrupted, is CancellationError: self = .interrupted
+            case is RejectRatioExceeded: self = .refused
+            case let error as LoadError:
+                switch error.kind {
+                case .refusal: self = .refused
+                case .busy: self = .unavailable
+                case .failure: self = .input
+                }
+            case let error as PostgresError:
+                switch error.code {
+                case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections: self = .unavailable
+                default: self = .input
+                }
+            default: self = .input
+            }
+        }
+    }
 
     public var runID: Int64?
     public var pipeline: String
@@ -8,6 +42,8 @@ public struct RunSummary: Sendable {
     public var mode: String
     public var dryRun: Bool
     public var status: Status = .succeeded
+    /// Set when the run failed or was interrupted.
+    public var failure: Failure?
     public var read = 0
     public var rejected = 0
     public var duplicates = 0
@@ -27,6 +63,10 @@ public struct RunSummary: Sendable {
     public var sampleRejects: [String] = []
     /// Control characters removed from values.
     public var removedCharacters = 0
+    /// Whether the dump was read whole.
+    public var completeness = Completeness()
+    /// The earlier run an `unchanged` run matched.
+    public var matchedRun: Int64?
     public var error: String?
 
     public init(pipeline: String, source: String, mode: String, dryRun: Bool) {

@@ -12,6 +12,10 @@ final class Totals: @unchecked Sendable {
     private(set) var issues = IssueTally()
     private(set) var rejectReasons = IssueTally()
     private(set) var sampleRejects: [String] = []
+    /// What each document read in full said about itself, in order (for `Completeness`).
+    private(set) var parts: [Completeness.Part] = []
+    /// Each document's header time (`generated`), as written; nil where it had none.
+    private(set) var generated: [String?] = []
 
     private func locked(_ body: () -> Void) {
         lock.lock()
@@ -24,6 +28,14 @@ final class Totals: @unchecked Sendable {
     func addRemoved(_ n: Int) { locked { removedCharacters += n } }
     func addWarnings(_ w: [String]) { locked { warnings += w } }
     func setWindowDuplicates(_ n: Int) { locked { windowDuplicates = n } }
+
+    /// Records a document read to its end.
+    func addPart(_ part: Completeness.Part, generated header: String?) {
+        locked {
+            parts.append(part)
+            generated.append(header)
+        }
+    }
 
     func addValidated(_ batch: ValidatedBatch, sampleLimit: Int) {
         locked {

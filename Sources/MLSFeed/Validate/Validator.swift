@@ -82,9 +82,12 @@ public struct Validator: Sendable {
         var ordered = [Value?](repeating: nil, count: mapping.entity.columns.count)
         var reasons: [RejectReason] = []
         var issues = IssueTally()
+        var absent: UInt64 = 0
         mapping.fields.withUnsafeBufferPointer { fields in
             for i in fields.indices {
-                ordered[fieldColumns[i]] = resolve(fields[i], record.outcomes[i], reasons: &reasons, issues: &issues)
+                let outcome = record.outcomes[i]
+                if case .absent = outcome { absent |= 1 << UInt64(fieldColumns[i]) }
+                ordered[fieldColumns[i]] = resolve(fields[i], outcome, reasons: &reasons, issues: &issues)
             }
         }
         guard reasons.isEmpty else {
@@ -103,8 +106,9 @@ public struct Validator: Sendable {
         let clean = issues.isEmpty && record.removedCharacters == 0
         out.records.append(NormalizedRecord(entity: mapping.entity, columns: ordered, extra: record.extra,
                                             position: record.raw.position, ordinal: record.raw.ordinal,
-                                            contentHash: ContentHash.of(columns: ordered, extra: record.extra),
-                                            rawHash: clean ? record.raw.rawHash : nil))
+                                            contentHash: ContentHash.of(columns: ordered, extra: record.extra,
+                                                                        absent: absent),
+                                            rawHash: clean ? record.raw.rawHash : nil, absent: absent))
         if let agent = embeddedAgent(of: record, into: &out, agents: &agents) { out.records.append(agent) }
     }
 
@@ -191,6 +195,13 @@ public struct Validator: Sendable {
             if let fallback = field.defaultValue { return fallback }
             if field.required && !lenient {
                 reasons.append(RejectReason(field: field.name, rawValue: nil, rule: "required field is missing"))
+            }
+            return nil
+        case .absent:
+            // Kept from the stored row by the merge; a new row gets the default (or NULL).
+            if let fallback = field.defaultValue { return fallback }
+            if field.required && !lenient {
+                reasons.append(RejectReason(field: field.name, rawValue: nil, rule: "required field is not in the feed"))
             }
             return nil
         case .bad(let raw, let rule):

@@ -65,7 +65,7 @@ import MLSFeed
         ("rets-bad-delimiter.xml",
          "rets-bad-delimiter.xml:2:1: error: DELIMITER value \"zz\" is not a hexadecimal character code"),
         ("rets-wrong-root.xml",
-         "rets-wrong-root.xml:1:1: error: expected a RETS response (root element RETS), found listings"),
+         "rets-wrong-root.xml:1:1: error: expected a RETS search reply (root element RETS), found listings"),
     ])
     func failures(file: String, message: String) throws {
         for chunk in [1, nil] as [Int?] {

@@ -155,13 +155,13 @@ import Testing
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 1)
+        #expect(process.terminationStatus == 130)
         #expect(stderr.contains("error: the run was interrupted; the database keeps its last good state"))
         #expect(try Self.scalar(db, "SELECT status FROM ingest_runs") == "interrupted")
         #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "0")
     }
 
-    @Test func directoryBackfillRunsEachFileAndResumesByChangeDetection() throws {
+    @Test func directoryBackfillRunsEachFileAndARerunChangesNothing() throws {
         let database = try TestDatabase.fresh()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("backfill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -180,9 +180,18 @@ import Testing
         #expect(summaries.map { $0.inputs.first.map { URL(fileURLWithPath: $0.location).lastPathComponent } }
             == ["2026-11-27.xml", "2026-11-28.xml"])
         #expect(summaries.map(\.load.inserted) == [first.uniqueValid, 0])
-        // A rerun of the backfill skips the files already loaded.
+        // A rerun of the backfill loads the files again (each differs from the source's last run), writing nothing;
+        // only an input identical to the source's last successful run is skipped.
+        let db = try Connection(database)
+        let before = try db.execute("SELECT listing_id, xmin::text FROM listings ORDER BY listing_id").rows
         let again = try PipelineRunner(config: try Self.sample(), options: options).runAll()
-        #expect(again.map(\.status) == [.unchanged, .unchanged])
+        #expect(again.map(\.status) == [.succeeded, .succeeded])
+        #expect(again.map { $0.load.inserted + $0.load.updated + $0.load.withdrawn } == [0, 0])
+        #expect(try db.execute("SELECT listing_id, xmin::text FROM listings ORDER BY listing_id").rows == before)
+        options.input = dir.path + "/2026-11-28.xml"
+        let last = try PipelineRunner(config: try Self.sample(), options: options).run()
+        #expect(last.status == .unchanged)
+        #expect(last.matchedRun == again.last?.runID)
     }
 
     /// Loads a generated base dump, then its next-night delta (full mode) into `database`; `forget` runs between

@@ -60,8 +60,9 @@ import Testing
             .write(to: bad, atomically: true, encoding: .utf8)
         let summary = try Self.dryRun("small.yaml", input: bad.path)
         #expect(summary.status == .failed)
-        #expect(summary.error == "error: 1 of 1 records rejected (100.0%), more than max_reject_ratio 50%; "
-            + "nothing was loaded")
+        #expect(summary.error == "error: \(bad.path): 1 of 1 records rejected (100.0%), more than max_reject_ratio "
+            + "50%; nothing was loaded")
+        #expect(summary.failure == .refused)
     }
 
     @Test func missingInputIsAnError() {
