@@ -47,6 +47,44 @@ import Testing
             + "longitude, got \"txt\"\n")
     }
 
+    @Test(arguments: [
+        ("  encoding: LATIN-99", "nightly.yaml:5:13: error: format.encoding: unknown encoding \"LATIN-99\" "
+            + "(use a name like ISO-8859-1 or windows-1252)"),
+        ("load: { on_incomplete: ignore }", "nightly.yaml:8:24: error: load.on_incomplete: expected one of: fail, "
+            + "incremental, got \"ignore\""),
+    ])
+    func settingsCheckedWithoutTheFeedExitTwo(line: String, message: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            source:
+              id: sdmls
+            format:
+              type: triples
+            \(line.hasPrefix("load") ? "" : line)
+            mapping:
+              fields: { listing_id: { from: mls_number, type: text } }
+            \(line.hasPrefix("load") ? line : "")
+            """.write(to: dir.appendingPathComponent("nightly.yaml"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["validate", "nightly.yaml"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == message + "\n")
+    }
+
+    @Test func aDocumentWithoutRecordsSaysWhichElementItLookedFor() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = dir.appendingPathComponent("empty.xml")
+        try "<dump><keys>mls_number|status</keys><item/></dump>"
+            .write(to: feed, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["run", "Tests/MLSFeedTests/Fixtures/pipeline/small.yaml", "--dry-run",
+                                  "--input", feed.path, "--no-progress"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("warning: \(feed.path): no <listing> elements (format.record)"))
+    }
+
     @Test func dryRunOfTheSampleMatchesItsTruth() throws {
         let summaryPath = FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID().uuidString).json")
         let result = try CLI.run(["run", "sample", "--dry-run", "--summary-json", summaryPath.path])

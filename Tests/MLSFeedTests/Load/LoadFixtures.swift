@@ -55,13 +55,15 @@ enum LoadFixtures {
     /// One run: records and rejects written in one batch each, then committed.
     @discardableResult
     static func load(_ conninfo: String, _ records: [NormalizedRecord], rejects: [Reject] = [],
-                     mode: LoadMode = .incremental, force: Bool = false) throws -> LoadResult {
+                     mode: LoadMode = .incremental, force: Bool = false, asOf: String? = nil) throws -> LoadResult {
         let session = try LoadSession(conninfo: conninfo, options: options(mode, force: force))
         try session.write(records)
         try session.write(rejects: rejects)
-        return try session.commit(read: records.count + rejects.count, rejected: rejects.count,
-                                  inputs: [InputIdentity(location: "feed.xml", bytes: 100, sha256: "ab")],
-                                  timings: ["load": 0.5], warnings: [])
+        var totals = RunTotals(read: records.count + rejects.count, rejected: rejects.count,
+                               inputs: [InputIdentity(location: "feed.xml", bytes: 100, sha256: "ab")],
+                               timings: ["load": 0.5])
+        totals.headerAsOf = asOf
+        return try session.commit(totals)
     }
 
     /// The listings' content, comparable across databases (no run ids, no clock times).

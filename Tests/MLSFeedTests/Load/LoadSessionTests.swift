@@ -64,6 +64,41 @@ private typealias F = LoadFixtures
         #expect(try F.query(db, "SELECT list_price::text FROM listings") == [["500000.00"]])
     }
 
+    @Test func undatedRowsChangeOnlyWithADumpNotOlderThanTheSourcesNewest() throws {
+        let db = try TestDatabase.fresh()
+        func undated(_ id: String, _ price: String) -> NormalizedRecord {
+            var record = F.listing(id, price: price)
+            record.values["modification_timestamp"] = nil
+            return record
+        }
+        try F.load(db, [undated("A", "1"), undated("B", "1")], asOf: "2026-11-10T00:00:00Z")
+        let older = try F.load(db, [undated("A", "2")], asOf: "2026-11-09T00:00:00Z")
+        #expect(older.stale == 1 && older.updated == 0)
+        let newer = try F.load(db, [undated("A", "3")], asOf: "2026-11-11T00:00:00Z")
+        #expect(newer.updated == 1)
+        #expect(try F.query(db, "SELECT list_price::text FROM listings WHERE listing_id = 'A'") == [["3.00"]])
+        #expect(try F.query(db, "SELECT as_of::text FROM ingest_runs ORDER BY id") == [
+            ["2026-11-10 00:00:00+00"], ["2026-11-09 00:00:00+00"], ["2026-11-11 00:00:00+00"]])
+    }
+
+    @Test func aWithdrawalRemembersTheDumpsAsOfAndOnlyNewerEvidenceReturnsIt() throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full, asOf: "2026-11-10T00:00:00Z")
+        let gone = try F.load(db, [F.listing("A"), F.listing("B")], mode: .full, asOf: "2026-11-12T00:00:00Z")
+        #expect(gone.withdrawn == 1)
+        #expect(try F.query(db, "SELECT off_market_as_of::text FROM listings WHERE listing_id = 'C'")
+            == [["2026-11-12 00:00:00+00"]])
+        // Older evidence: the dump is older and so is the record.
+        let old = try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full,
+                             asOf: "2026-11-11T00:00:00Z")
+        #expect(old.stale == 1 && old.updated == 0 && !old.reconciled)
+        // A record modified after the withdrawal brings it back, whatever the dump's age.
+        let fresh = try F.load(db, [F.listing("C", modified: "2026-11-13T00:00:00Z")], asOf: "2026-11-11T00:00:00Z")
+        #expect(fresh.updated == 1)
+        #expect(try F.query(db, "SELECT off_market_at IS NULL, off_market_as_of FROM listings WHERE listing_id = 'C'")
+            == [["t", nil]])
+    }
+
     @Test func priceAndStatusChangesWriteHistory() throws {
         let db = try TestDatabase.fresh()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")])

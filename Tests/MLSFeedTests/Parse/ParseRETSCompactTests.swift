@@ -18,6 +18,7 @@ import MLSFeed
         #expect(records.map(\.place) == ["6:1", "7:1", "8:1", "9:1"])
         #expect(records.map(\.ordinal) == [0, 1, 2, 3])
         #expect(report.declaredCount == 4)
+        #expect(report.maxRows && !report.truncated)
         #expect(report.warnings == ["MAXROWS: the server stopped at its row limit; the result may be incomplete"])
     }
 
@@ -55,6 +56,7 @@ import MLSFeed
         #expect(report.warnings == ["RETS reply code 20208 (result truncated at the server's row limit): "
                                     + "Maximum Records Exceeded"])
         #expect(report.declaredCount == 2)
+        #expect(report.truncated && !report.maxRows)
     }
 
     @Test(arguments: [
@@ -66,11 +68,28 @@ import MLSFeed
          "rets-bad-delimiter.xml:2:1: error: DELIMITER value \"zz\" is not a hexadecimal character code"),
         ("rets-wrong-root.xml",
          "rets-wrong-root.xml:1:1: error: expected a RETS search reply (root element RETS), found listings"),
+        ("rets-metadata.xml",
+         "rets-metadata.xml:4:1: error: COLUMNS inside METADATA-TABLE: not a RETS search reply (a METADATA reply?); "
+            + "a listing pipeline reads COLUMNS and DATA only directly under RETS"),
+        ("rets-error-body.xml",
+         "rets-error-body.xml:2:1: error: RETS reply code 20203: Miscellaneous Search Error: Invalid class "
+            + "(The class RES_X does not exist. Valid classes: RE_1, LD_2)"),
     ])
     func failures(file: String, message: String) throws {
         for chunk in [1, nil] as [Int?] {
             #expect(try ParseFixture.error(file, ParseFixture.rets, chunk: chunk) == message)
         }
+    }
+
+    @Test(arguments: [
+        ("<RETS ReplyCode=\"0\"><COLUMNS>\tA\t</COLUMNS></RETS>", "no DATA rows"),
+        ("<RETS ReplyCode=\"0\"></RETS>", "no COLUMNS and no DATA rows in this RETS reply"),
+        ("<RETS ReplyCode=\"20201\" ReplyText=\"No Records Found\"/>", nil),
+    ])
+    func aReplyWithoutRowsSaysSoUnlessItIsNoRecordsFound(document: String, noRecords: String?) throws {
+        let (records, report) = try ParseFixture.read(Array(document.utf8), settings: ParseFixture.rets, source: "-")
+        #expect(records.isEmpty)
+        #expect(report.noRecords == noRecords)
     }
 
     @Test func countDifferingFromRowsIsAWarning() throws {
