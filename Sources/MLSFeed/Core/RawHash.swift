@@ -7,7 +7,7 @@ import Foundation
 /// (`listings.raw_hash`), so the next run can recognise an unchanged listing before normalizing it.
 public struct RawHash: Sendable {
     /// Bump when normalization or validation changes what a given record becomes.
-    static let normalizationVersion = "mlsfeed-normalize-1"
+    static let normalizationVersion = "mlsfeed-normalize-2"
 
     /// The configuration part of every fingerprint.
     public let seed: UInt64
