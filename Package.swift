@@ -23,7 +23,7 @@ let package = Package(
 
         // The domain: one folder per pipeline stage.
         .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
-        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
+        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "Postgres", "YAMLConfig"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
         // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).

@@ -7,9 +7,22 @@ public final class Connection: @unchecked Sendable {
     private let pq: LibPQConnection
 
     /// Connects using a `postgresql://` URL or a `key=value` list; `""` uses libpq's environment defaults
-    /// (`PGHOST`, `PGDATABASE`, ...). Throws a `connectionFailure` error (password never included).
-    public init(_ conninfo: String) throws {
-        pq = try LibPQConnection(conninfo)
+    /// (`PGHOST`, `PGDATABASE`, ...). Throws a `connectionFailure` error (password never included), or
+    /// `queryCanceled` when `shouldStop` (polled every 100 ms while connecting) turns true. `options` bounds the
+    /// connect and, as session settings, every lock wait and statement.
+    public init(_ conninfo: String, options: ConnectionOptions = ConnectionOptions(),
+                shouldStop: () -> Bool = { false }) throws {
+        pq = try LibPQConnection(conninfo, timeout: options.connectTimeout,
+                                 keepalive: (options.keepaliveIdle, options.keepaliveInterval, options.keepaliveCount),
+                                 shouldStop: shouldStop)
+        try pq.execScript(options.sessionSettings)
+    }
+
+    /// Asks the server to cancel the statement running on this connection; the blocked call then throws a
+    /// `queryCanceled` error. Safe to call from any thread, at any time (it does nothing when no statement runs).
+    @discardableResult
+    public func cancel() -> Bool {
+        pq.cancel()
     }
 
     /// Runs one statement with text parameters `$1, $2, ...` (nil is NULL) and returns its rows.

@@ -14,26 +14,69 @@ final class LibPQConnection {
     private let handle: OpaquePointer
     /// Kept only to scrub its password from error messages.
     private let conninfo: String
+    /// What `PQcancel` needs, taken once connected; usable from any thread. Freed in `deinit`.
+    private var cancelHandle: OpaquePointer?
 
-    init(_ conninfo: String) throws {
+    /// Connects without blocking longer than `timeout` seconds, polling the socket so that `shouldStop` (checked
+    /// every 100 ms) can abandon the attempt. `keepalive` sets TCP keepalives (idle, interval, count in seconds);
+    /// settings the conninfo gives itself win over these defaults.
+    init(_ conninfo: String, timeout: Double, keepalive: (idle: Int, interval: Int, count: Int),
+         shouldStop: () -> Bool) throws {
         self.conninfo = conninfo
-        // `dbname` holding a URL or key=value list is expanded (expand_dbname = 1); later keywords win.
-        let keywords = ["dbname", "client_encoding", "fallback_application_name"]
-        let values = [conninfo, "UTF8", "mlsfeed"]
-        let connected: OpaquePointer? = withCStringArray(keywords) { keys in
-            withCStringArray(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        // Defaults first: `dbname` holding a URL or key=value list is expanded (expand_dbname = 1) and later
+        // keywords win, so the conninfo's own settings override them.
+        let keywords = ["connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+                        "dbname", "client_encoding", "fallback_application_name"]
+        let values = [String(max(2, Int(timeout.rounded(.up)))), "1", String(keepalive.idle),
+                      String(keepalive.interval), String(keepalive.count), conninfo, "UTF8", "mlsfeed"]
+        let started: OpaquePointer? = withCStringArray(keywords) { keys in
+            withCStringArray(values) { vals in PQconnectStartParams(keys, vals, 1) }
         }
-        guard let connected else {
+        guard let started else {
             throw PostgresError(code: .connectionFailure, message: "out of memory allocating a libpq connection")
         }
-        handle = connected
-        // From here `deinit` owns the handle, also when the check below throws.
+        handle = started
+        // From here `deinit` owns the handle, also when a check below throws.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        try check(.connection)
+        try check(.connection(starting: true))
+        let deadline = monotonicNow() + timeout
+        var polling = PGRES_POLLING_WRITING
+        while polling != PGRES_POLLING_OK {
+            guard polling != PGRES_POLLING_FAILED else { throw connectionError() }
+            if shouldStop() {
+                throw PostgresError(code: .queryCanceled, message: "connecting was cancelled")
+            }
+            let remaining = deadline - monotonicNow()
+            guard remaining > 0 else {
+                throw PostgresError(code: .connectionFailure,
+                                    message: "could not connect within \(Self.seconds(timeout)) (connect timeout)")
+            }
+            var descriptor = pollfd(fd: PQsocket(handle),
+                                    events: Int16(polling == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(100, max(1, remaining * 1000))))
+            if ready < 0 && errno != EINTR { throw connectionError() }
+            if ready > 0 { polling = PQconnectPoll(handle) }
+        }
+        try check(.connection(starting: false))
+        cancelHandle = PQgetCancel(handle)
     }
 
     deinit {
+        if let cancelHandle { PQfreeCancel(cancelHandle) }
         PQfinish(handle)
+    }
+
+    /// Asks the server to cancel the statement running on this connection (`PQcancel`). Safe from any thread
+    /// while another thread is blocked in a call on this connection; returns whether the request was sent.
+    @discardableResult
+    func cancel() -> Bool {
+        guard let cancelHandle else { return false }
+        var message = [CChar](repeating: 0, count: 256)
+        return PQcancel(cancelHandle, &message, Int32(message.count)) == 1
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     var backendPID: Int32 { PQbackendPID(handle) }
@@ -153,8 +196,8 @@ final class LibPQConnection {
 
     /// What a libpq call returned, for the one checking helper.
     private enum Returned {
-        /// The state of the connection after `PQconnectdbParams`.
-        case connection
+        /// The state of the connection after `PQconnectStartParams` (`starting`) or once connected.
+        case connection(starting: Bool)
         /// A result (nil: out of memory or connection lost) with the statuses that mean success.
         case result(OpaquePointer?, accepting: [ExecStatusType])
         /// An integer return code where 1 means success (`PQputCopyData`, `PQputCopyEnd`).
@@ -166,8 +209,9 @@ final class LibPQConnection {
     @discardableResult
     private func check(_ returned: Returned) throws -> LibPQResult? {
         switch returned {
-        case .connection:
-            guard PQstatus(handle) == CONNECTION_OK else { throw connectionError() }
+        case .connection(let starting):
+            let status = PQstatus(handle)
+            guard starting ? status != CONNECTION_BAD : status == CONNECTION_OK else { throw connectionError() }
             return nil
         case .code(let code):
             guard code == 1 else { throw connectionError() }
@@ -248,4 +292,11 @@ private func trimmed(_ text: String) -> String {
     while let last = scalars.last, last.isWhitespace { scalars = scalars.dropLast() }
     while let first = scalars.first, first.isWhitespace { scalars = scalars.dropFirst() }
     return String(scalars)
+}
+
+/// Seconds on a monotonic clock.
+private func monotonicNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -23,6 +23,52 @@ extension ConfigNode {
         return value
     }
 
+    /// An integer within `range`; `expected an integer from 1 to 100000, got 2147483648` otherwise.
+    public func int(in range: ClosedRange<Int>) throws -> Int {
+        let value = try int()
+        guard range.contains(value) else {
+            throw error("expected an integer from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    /// A finite number within `range`; `expected a number from 0 to 3600, got -3` otherwise.
+    public func double(in range: ClosedRange<Double>) throws -> Double {
+        let value = try double()
+        guard value.isFinite, range.contains(value) else {
+            throw error("expected a number from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound)), "
+                        + "got \(Self.shown(value))")
+        }
+        return value
+    }
+
+    /// A share between 0 and 1 (`0.05`); `expected a share between 0 and 1, got 5` otherwise.
+    public func share() throws -> Double {
+        let value = try double()
+        guard value.isFinite, (0...1).contains(value) else {
+            throw error("expected a share between 0 and 1, got \(Self.shown(value))")
+        }
+        return value
+    }
+
+    /// Seconds within `range`; `expected seconds from 1 to 3600, got 0` otherwise.
+    public func seconds(in range: ClosedRange<Double>) throws -> Double {
+        let value = try double()
+        guard value.isFinite, range.contains(value) else {
+            throw error("expected seconds from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound)), "
+                        + "got \(Self.shown(value))")
+        }
+        return value
+    }
+
+    /// A scalar with something besides whitespace in it (an empty `${VAR}` is caught here);
+    /// `expected a non-empty value` otherwise.
+    public func nonBlankString() throws -> String {
+        let text = try string()
+        guard text.contains(where: { !$0.isWhitespace }) else { throw error("expected a non-empty value") }
+        return text
+    }
+
     /// `true`/`false`/`yes`/`no`/`on`/`off` in any case; `expected true or false, got ...` otherwise.
     public func bool() throws -> Bool {
         if case .scalar(let text) = node.kind {
@@ -42,6 +88,11 @@ extension ConfigNode {
         }
         let names = table.map(\.0).joined(separator: ", ")
         throw error("expected one of: \(names), got \(shownValue)")
+    }
+
+    /// `5`, `0.05`, `1e+06`: integers without a fraction.
+    private static func shown(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     private static func number(_ text: String) -> Double? {

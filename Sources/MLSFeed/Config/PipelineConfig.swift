@@ -50,7 +50,7 @@ extension PipelineConfig {
 
         let sourceNode = try root.required("source")
         try sourceNode.keys(allowed: ["id", "input", "time_zone", "order", "unit", "http"])
-        let source = try sourceNode.required("id").string()
+        let source = try sourceNode.required("id").nonBlankString()
         let input = try sourceNode["input"].map { resolve(try $0.string(), relativeTo: path) }
         var zone: TimeZone?
         if let zoneNode = sourceNode["time_zone"] {
@@ -91,8 +91,8 @@ extension PipelineConfig {
             if let mode = load["mode"] {
                 config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)])
             }
-            if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try share(ratio) }
-            if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try share(guardNode) }
+            if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try ratio.share() }
+            if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try guardNode.share() }
             if let policy = load["on_incomplete"] {
                 config.onIncomplete = try policy.oneOf(IncompletePolicy.allCases.map { ($0.rawValue, $0) })
             }
@@ -106,14 +106,10 @@ extension PipelineConfig {
             if let node = stagesNode?[stage] {
                 settings = try StageSettings(config: node, base: settings, stage: stage)
                 if stage == "dedupe", let window = node["window"] {
-                    let n = try window.int()
-                    guard n >= 1 else { throw window.error("window must be at least 1, got \(n)") }
-                    config.dedupeWindow = n
+                    config.dedupeWindow = try window.int(in: StageSettings.dedupeWindows)
                 }
                 if stage == "dedupe", let hold = node["hold"] {
-                    let n = try hold.int()
-                    guard n >= 0 else { throw hold.error("hold must be at least 0, got \(n)") }
-                    config.dedupeHold = n
+                    config.dedupeHold = try hold.int(in: StageSettings.dedupeHolds)
                 }
             }
             config.stages[stage] = settings
@@ -122,11 +118,6 @@ extension PipelineConfig {
         return config
     }
 
-    private static func share(_ node: ConfigNode) throws -> Double {
-        let value = try node.double()
-        guard (0...1).contains(value) else { throw node.error("expected a share between 0 and 1, got \(value)") }
-        return value
-    }
 }
 
 extension ParseSettings {

@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import YAMLConfig
 
 /// Project-wide defaults from `config.yaml`: database, data directory, log format and stage defaults.
@@ -11,13 +12,15 @@ public struct ProjectConfig: Sendable {
     public var logFormat: LogFormat = .text
     public var stageDefaults = StageSettings()
     public var maxRejectRatio = 0.05
+    /// How long database connections may wait: to connect, for a lock, for a statement (`timeouts:`).
+    public var timeouts = ConnectionOptions()
 
     public init() {}
 
     /// Reads `config.yaml`; relative paths in it are relative to the file's folder.
     public static func load(path: String, environment: [String: String]) throws -> ProjectConfig {
         let root = ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path)
-        try root.keys(allowed: ["database", "data_dir", "log_format", "stages", "max_reject_ratio"])
+        try root.keys(allowed: ["database", "data_dir", "log_format", "stages", "max_reject_ratio", "timeouts"])
         var config = ProjectConfig()
         if let db = root["database"] {
             let value = try db.string()
@@ -29,7 +32,13 @@ public struct ProjectConfig: Sendable {
             config.dataDirectory = resolve(".mlsfeed", relativeTo: path)
         }
         if let format = root["log_format"] { config.logFormat = try format.oneOf([("text", .text), ("json", .json)]) }
-        if let ratio = root["max_reject_ratio"] { config.maxRejectRatio = try ratio.double() }
+        if let ratio = root["max_reject_ratio"] { config.maxRejectRatio = try ratio.share() }
+        if let timeouts = root["timeouts"] {
+            try timeouts.keys(allowed: ["connect", "lock", "statement"])
+            if let node = timeouts["connect"] { config.timeouts.connectTimeout = try node.seconds(in: 1...3600) }
+            if let node = timeouts["lock"] { config.timeouts.lockTimeout = try node.seconds(in: 0...86_400) }
+            if let node = timeouts["statement"] { config.timeouts.statementTimeout = try node.seconds(in: 0...604_800) }
+        }
         if let stages = root["stages"] {
             try stages.keys(allowed: ["defaults"])
             if let defaults = stages["defaults"] {
@@ -55,26 +64,14 @@ extension StageSettings {
         try node.keys(allowed: ["workers", "batch_size", "queue_depth"] + (stage == "dedupe" ? ["window", "hold"] : []))
         self = base
         if let workers = node["workers"] {
-            do {
-                let n = try workers.int()
-                guard n >= 1, n <= 64 else { throw workers.error("workers must be between 1 and 64, got \(n)") }
-                if let stage, StageSettings.singleWorker.contains(stage), n != 1 {
-                    throw workers.error("the \(stage) stage keeps state and runs exactly 1 worker")
-                }
-                self.workers = n
-
+            let n = try workers.int(in: StageSettings.workerCounts)
+            if let stage, StageSettings.singleWorker.contains(stage), n != 1 {
+                throw workers.error("the \(stage) stage keeps state and runs exactly 1 worker")
             }
+            self.workers = n
         }
-        if let size = node["batch_size"] {
-            let n = try size.int()
-            guard n >= 1 else { throw size.error("batch_size must be at least 1, got \(n)") }
-            batchSize = n
-        }
-        if let depth = node["queue_depth"] {
-            let n = try depth.int()
-            guard n >= 1 else { throw depth.error("queue_depth must be at least 1, got \(n)") }
-            queueDepth = n
-        }
+        if let size = node["batch_size"] { batchSize = try size.int(in: StageSettings.batchSizes) }
+        if let depth = node["queue_depth"] { queueDepth = try depth.int(in: StageSettings.queueDepths) }
     }
 }
 

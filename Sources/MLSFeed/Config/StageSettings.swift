@@ -16,4 +16,12 @@ public struct StageSettings: Sendable, Hashable {
     public static let stageNames = ["fetch", "parse", "normalize", "validate", "dedupe", "load"]
     /// Stages that keep state across batches run one worker.
     static let singleWorker: Set<String> = ["fetch", "parse", "dedupe", "load"]
+
+    /// The settings' bounds: every combination stays within memory a feed can need (a batch of the biggest
+    /// records times the deepest queue), so no setting can exhaust memory or crash the process.
+    static let workerCounts = 1...64
+    static let batchSizes = 1...100_000
+    static let queueDepths = 1...64
+    static let dedupeWindows = 1...10_000_000
+    static let dedupeHolds = 0...1_000_000
 }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Shared state of one pipeline run: the first error (which cancels everything) and per-stage metrics.
 final class RunControl: @unchecked Sendable {
+    /// Set when the run fails or is stopped: every wait of the run (sleeps, transfers, statements) observes it.
+    let cancellation = Cancellation()
     private let lock = NSLock()
     private var firstError: Error?
     private var cancellers: [() -> Void] = []
@@ -28,6 +30,7 @@ final class RunControl: @unchecked Sendable {
         let toCancel = cancellers
         lock.unlock()
         for cancel in toCancel { cancel() }
+        cancellation.cancel()
     }
 
     var error: Error? {

@@ -61,7 +61,7 @@ import YAMLConfig
         (valid.replacingOccurrences(of: "  time_zone: America/Los_Angeles\n", with: ""),
          "nightly.yaml:2:3: error: source: the mapping has timestamp fields, so the source needs a time_zone"),
         (valid.replacingOccurrences(of: "workers: 2", with: "workers: 0"),
-         "nightly.yaml:12:25: error: stages.normalize.workers: workers must be between 1 and 64, got 0"),
+         "nightly.yaml:12:25: error: stages.normalize.workers: expected an integer from 1 to 64, got 0"),
         (valid.replacingOccurrences(of: "  load:\n    batch_size: 5000", with: "  dedupe: { workers: 3 }"),
          "nightly.yaml:13:22: error: stages.dedupe.workers: the dedupe stage keeps state and runs exactly 1 worker"),
         (valid.replacingOccurrences(of: "id: sdmls", with: "id: ${MLS_SOURCE}"),
@@ -75,6 +75,29 @@ import YAMLConfig
         } throws: { error in
             "\(error)" == directory + expected
         }
+    }
+
+    /// Settings out of their bounds, each at its line and column (none may crash the process or accept nonsense).
+    static let outOfBounds: [(String, String)] = [
+        (valid.replacingOccurrences(of: "batch_size: 5000", with: "batch_size: 2147483648"),
+         "nightly.yaml:14:17: error: stages.load.batch_size: expected an integer from 1 to 100000, got 2147483648"),
+        (valid.replacingOccurrences(of: "normalize: { workers: 2 }", with: "parse: { queue_depth: 100000 }"),
+         "nightly.yaml:12:25: error: stages.parse.queue_depth: expected an integer from 1 to 64, got 100000"),
+        (valid.replacingOccurrences(of: "normalize: { workers: 2 }", with: "dedupe: { window: 0 }"),
+         "nightly.yaml:12:21: error: stages.dedupe.window: expected an integer from 1 to 10000000, got 0"),
+        (valid.replacingOccurrences(of: "mode: full", with: "max_reject_ratio: 5"),
+         "nightly.yaml:10:21: error: load.max_reject_ratio: expected a share between 0 and 1, got 5"),
+        (valid.replacingOccurrences(of: "mode: full", with: "withdraw_guard: -3"),
+         "nightly.yaml:10:19: error: load.withdraw_guard: expected a share between 0 and 1, got -3"),
+        (valid.replacingOccurrences(of: "id: sdmls", with: "id: ${MLS_SOURCE:-}"),
+         "nightly.yaml:2:7: error: source.id: expected a non-empty value"),
+        (valid.replacingOccurrences(of: "id: sdmls", with: "id: \"  \""),
+         "nightly.yaml:2:7: error: source.id: expected a non-empty value"),
+    ]
+
+    @Test(arguments: outOfBounds)
+    func settingsOutOfBoundsPointAtFileLineColumn(text: String, expected: String) throws {
+        try mistakesPointAtFileLineColumn(text: text, expected: expected)
     }
 
     @Test func environmentDefaultsExpand() throws {
