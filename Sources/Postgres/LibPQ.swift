@@ -81,6 +81,9 @@ final class LibPQConnection {
 
     var backendPID: Int32 { PQbackendPID(handle) }
 
+    /// The server's version as a number (`150018` for 15.18).
+    var serverVersion: Int { Int(PQserverVersion(handle)) }
+
     /// One statement with text parameters (`PQexecParams`), its rows read in text form.
     func exec(_ sql: String, _ parameters: [String?]) throws -> QueryResult {
         let raw: OpaquePointer? = withCStringArray(parameters, terminated: false) { values in

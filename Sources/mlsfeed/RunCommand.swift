@@ -13,6 +13,20 @@ enum RunCommand {
             print(commandUsage[command]!)
             return 0
         }
+        let summaryFile = try parsed["summary-json"].map(SummaryFile.init)
+        do {
+            return try run(parsed, validateOnly: validateOnly, summaryFile: summaryFile)
+        } catch {
+            // A failure before or outside any run still leaves its summary, never a stale one.
+            let code = Signals.shared.first.map(Signals.exitCode) ?? exitCode(for: error)
+            let kind = code == 2 ? "usage" : Signals.shared.first != nil ? "interrupted"
+                : RunSummary.Failure(of: error).rawValue
+            try? summaryFile?.write(failure: kind, exitCode: code, error: describe(error))
+            throw error
+        }
+    }
+
+    private static func run(_ parsed: Arguments, validateOnly: Bool, summaryFile: SummaryFile?) throws -> Int32 {
         guard parsed.positionals.count == 1 else {
             throw UsageError(message: parsed.positionals.isEmpty ? "missing PIPELINE" : "expected one PIPELINE")
         }
@@ -26,6 +40,8 @@ enum RunCommand {
         options.dryRun = validateOnly || parsed.has("dry-run")
         options.output = parsed["output"]
         options.force = parsed.has("force")
+        options.database = context.project.timeouts
+        options.log = { message in printError("mlsfeed: \(message)") }
         if options.output != nil && !options.dryRun {
             throw UsageError(message: "--output writes JSON lines in a dry run only; add --dry-run")
         }
@@ -45,34 +61,25 @@ enum RunCommand {
         }
 
         let runner = PipelineRunner(config: config, options: options)
-        let received = SignalBox()
-        let signals = installSignalHandlers { number in
-            received.record(number)
-            runner.interrupt()
-        }
-        defer { signals.forEach { $0.cancel() } }
         let quiet = parsed.has("quiet")
         let stdoutTaken = options.output == "-"
         // log_format: json prints each summary as one JSON object (for log shippers), text as a human table.
         func render(_ summary: RunSummary) -> String {
             context.project.logFormat == .json ? summary.json : summary.text
         }
-        let summaries = try runner.runAll { summary in
-            let failed = summary.status == .failed || summary.status == .interrupted
-            if failed {
-                printError(render(summary))
-            } else if !quiet {
-                if stdoutTaken { printError(render(summary)) } else { print(render(summary), terminator: "") }
+        let summaries = try Signals.shared.whileRunning(stop: { runner.interrupt() }) {
+            try runner.runAll { summary in
+                let failed = summary.status == .failed || summary.status == .interrupted
+                if failed {
+                    printError(render(summary))
+                } else if !quiet {
+                    if stdoutTaken { printError(render(summary)) } else { print(render(summary), terminator: "") }
+                }
             }
         }
-        if let path = parsed["summary-json"] {
-            // One input: the summary object; several: an array of them, one per input, in order.
-            let json = summaries.count == 1
-                ? summaries[0].json : "[" + summaries.map { $0.json.dropLast() }.joined(separator: ",") + "]\n"
-            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        }
+        try summaryFile?.write(summaries)
         if let failed = summaries.first(where: { $0.status == .failed || $0.status == .interrupted }) {
-            return exitCode(for: failed.failure ?? .input, signal: received.first)
+            return exitCode(for: failed.failure ?? .input, signal: Signals.shared.first)
         }
         if validateOnly && summaries.contains(where: { $0.rejected > 0 }) { return 1 }
         return 0
@@ -88,27 +95,4 @@ enum RunCommand {
         }
         throw UsageError(message: "no pipeline \(name) (looked for \(name) and pipelines/\(name).yaml)")
     }
-
-    /// SIGINT and SIGTERM stop the run cleanly: stages cancel, the database keeps its last good state.
-    static func installSignalHandlers(_ handler: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { handler(number) }
-            source.resume()
-            return source
-        }
-    }
-}
-
-/// The first signal a run received, for its exit code (130 for SIGINT, 143 for SIGTERM).
-final class SignalBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var number: Int32?
-
-    func record(_ signal: Int32) {
-        lock.withLock { if number == nil { number = signal } }
-    }
-
-    var first: Int32? { lock.withLock { number } }
 }

@@ -32,6 +32,7 @@ func printError(_ text: String) {
 }
 
 func main() -> Int32 {
+    Signals.shared.install()
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {
         printError(usage)
@@ -67,7 +68,7 @@ func main() -> Int32 {
         return 2
     } catch {
         printError(describe(error))
-        return exitCode(for: error)
+        return Signals.shared.first.map(Signals.exitCode) ?? exitCode(for: error)
     }
 }
 

@@ -42,19 +42,25 @@ extension LoadSession {
                            work: (Connection) throws -> (result: LoadResult, recorded: LoadResult)) throws
         -> LoadResult {
         let data = try activeData()
+        let result: LoadResult
         do {
-            let (result, recorded) = try work(data)
+            let (done, recorded) = try work(data)
+            try TestPause.ledger.reach(connection: data)
             try LoadSession.recordRun(data, id: runID, status: status, result: recorded, totals: totals,
                                       matched: matchedRun)
+            try canceller.beginCommit()
             try data.execute("COMMIT")
-            finished = true
-            self.data = nil
-            releaseLedger()
-            return result
+            result = done
         } catch {
             fail(String(describing: error), totals: totals)
             throw error
         }
+        // Committed: a stop from here on changes nothing; the run reports what it did.
+        finished = true
+        self.data = nil
+        try? TestPause.committed.reach(cancellation: cancellation)
+        releaseLedger()
+        return result
     }
 
     /// What a full run may do at the end, decided before anything is merged.
@@ -121,6 +127,7 @@ extension LoadSession {
     }
 
     private func mergeListings(_ data: Connection, plan: Reconciliation, into result: inout LoadResult) throws {
+        try TestPause.merge.reach(connection: data)
         let source = options.source
         let run = String(runID)
         // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.

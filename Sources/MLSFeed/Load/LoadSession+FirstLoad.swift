@@ -92,6 +92,7 @@ extension LoadSession {
         }
         result.inserted = load.copied + insertedFromStaging
         result.duplicates = stagedListings - insertedFromStaging
+        try TestPause.index.reach(connection: data)
         for index in load.droppedIndexes { try data.execute(index.definition) }
         // The table just grew from nothing: without fresh statistics the next run's merge plans for a handful of
         // rows (a scan of the whole source per join) until autovacuum gets to it. Only the columns the merge joins

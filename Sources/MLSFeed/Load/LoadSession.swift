@@ -39,6 +39,14 @@ public final class LoadSession: @unchecked Sendable {
     var finished = false
     /// The earlier run an `unchanged` run matched.
     var matchedRun: Int64?
+    var pausedAfterCopy = false
+    /// The connections' timeouts (also for the connections a run opens beside the session's).
+    let connectionOptions: ConnectionOptions
+    /// Cancels the running statement when the run is stopped.
+    let canceller = StatementCanceller()
+    private var stopRegistration: Cancellation.Registration?
+    let lockWatch: LockWatch?
+    let cancellation: Cancellation?
 
     /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
     static let lockNamespace = Int32(0x6d6c_7366)
@@ -46,9 +54,25 @@ public final class LoadSession: @unchecked Sendable {
     /// Connects, applies migrations, takes the pipeline's lock (throwing at once, naming the running run, when
     /// another process holds it), marks that pipeline's abandoned `running` rows `interrupted`, records the new
     /// run as `running` and opens the run's transaction.
-    public init(conninfo: String, options: LoadOptions) throws {
+    public convenience init(conninfo: String, options: LoadOptions) throws {
+        try self.init(conninfo: conninfo, options: options, connection: ConnectionOptions())
+    }
+
+    /// `init(conninfo:options:)` with the connections' timeouts, the run's `cancellation` (a stop cancels the
+    /// running statement, unless the COMMIT was sent) and `log`, told what the run waits for when it waits for a
+    /// lock.
+    package init(conninfo: String, options: LoadOptions, connection: ConnectionOptions,
+                 cancellation: Cancellation? = nil, log: (@Sendable (String) -> Void)? = nil) throws {
         self.options = options
-        let ledger = try Connection(conninfo)
+        self.connectionOptions = connection
+        let canceller = self.canceller
+        let stop: () -> Bool = { cancellation?.isCancelled ?? false }
+        stopRegistration = cancellation?.onCancel { canceller.stop() }
+        lockWatch = log.map { LockWatch(conninfo: conninfo, options: connection, report: $0) }
+        self.cancellation = cancellation
+        let ledger = try Connection(conninfo, options: connection, shouldStop: stop)
+        canceller.watch(ledger)
+        lockWatch?.watch(ledger)
         try ledger.execute("SET TimeZone = 'UTC'")
         try Migrations.apply(ledger)
         let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))",
@@ -70,7 +94,9 @@ public final class LoadSession: @unchecked Sendable {
         runID = id
         self.ledger = ledger
         do {
-            let data = try Connection(conninfo)
+            let data = try Connection(conninfo, options: connection, shouldStop: stop)
+            canceller.watch(data)
+            lockWatch?.watch(data)
             try data.executeScript("""
                 SET application_name = 'mlsfeed load run \(id)';
                 SET TimeZone = 'UTC';
@@ -91,6 +117,7 @@ public final class LoadSession: @unchecked Sendable {
 
     deinit {
         if !finished { fail("the load session was released without commit or fail", interrupted: true) }
+        lockWatch?.stop()
     }
 
     /// The source's on-market listings by the raw fingerprint of the record that made them (see `RawHash`), read
@@ -183,6 +210,10 @@ public final class LoadSession: @unchecked Sendable {
             }
             if entity == .listing { stagedListings += copied } else { stagedAgents += copied }
         }
+        if !pausedAfterCopy {
+            pausedAfterCopy = true
+            try TestPause.copy.reach(connection: data)
+        }
     }
 
 
@@ -217,6 +248,7 @@ public final class LoadSession: @unchecked Sendable {
     public func fail(_ message: String, interrupted: Bool = false, totals: RunTotals? = nil) {
         guard !finished else { return }
         finished = true
+        let interrupted = interrupted || canceller.wasRequested
         if let data { _ = try? data.execute("ROLLBACK") }
         data = nil
         if let ledger {
@@ -232,9 +264,11 @@ public final class LoadSession: @unchecked Sendable {
     /// free the lock only when the server process exits, a moment later: a run started right after could still
     /// find it held.
     func releaseLedger() {
+        lockWatch?.stop()
         _ = try? ledger?.execute("SELECT pg_advisory_unlock($1, hashtext($2))",
                                  [String(LoadSession.lockNamespace), LoadSession.lockName(options)])
         ledger = nil
+        stopRegistration = nil
     }
 
     func activeData() throws -> Connection {

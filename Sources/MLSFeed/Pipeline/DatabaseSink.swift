@@ -5,11 +5,27 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     private let session: LoadSession
     private let conninfo: String
     private let options: LoadOptions
+    private let connection: ConnectionOptions
+    private let cancellation: Cancellation
 
-    init(conninfo: String, options: LoadOptions) throws {
-        session = try LoadSession(conninfo: conninfo, options: options)
+    init(conninfo: String, options: LoadOptions, connection: ConnectionOptions, cancellation: Cancellation,
+         log: (@Sendable (String) -> Void)?) throws {
+        session = try LoadSession(conninfo: conninfo, options: options, connection: connection,
+                                  cancellation: cancellation, log: log)
         self.conninfo = conninfo
         self.options = options
+        self.connection = connection
+        self.cancellation = cancellation
+    }
+
+    /// A connection of the run's besides the session's own: same timeouts, cancelled with the run.
+    private func sideConnection() throws -> Connection {
+        let side = try Connection(conninfo, options: connection, shouldStop: { [cancellation] in
+            cancellation.isCancelled
+        })
+        session.canceller.watch(side)
+        session.lockWatch?.watch(side)
+        return side
     }
 
     var runID: Int64 { session.runID }
@@ -17,7 +33,7 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     /// The source's stored listings by raw fingerprint, for recognising unchanged records, read on a connection of
     /// its own (so it can run beside the load stage's; the run's lock keeps the source's rows still meanwhile).
     func storedListings() throws -> StoredListings {
-        try LoadSession.storedListings(Connection(conninfo), source: options.source, inTransaction: false)
+        try LoadSession.storedListings(sideConnection(), source: options.source, inTransaction: false)
     }
 
     /// The stored listings the run recognises against (see `LoadSession.recognize(against:)`).
@@ -46,7 +62,7 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     /// The source's most recent successful run before this one: the only run whose inputs an unchanged input may
     /// match (any later run changed or confirmed the source's rows from other inputs).
     func previousRun() throws -> PreviousRun? {
-        let connection = try Connection(conninfo)
+        let connection = try sideConnection()
         let result = try connection.execute("""
             SELECT id, mode, item->>'location', item->>'bytes', item->>'sha256', item->>'etag'
             FROM (SELECT id, mode, inputs FROM ingest_runs

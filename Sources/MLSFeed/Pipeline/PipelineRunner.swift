@@ -96,7 +96,8 @@ public final class PipelineRunner: @unchecked Sendable {
         } else {
             let db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                 source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                force: options.force, onIncomplete: config.onIncomplete))
+                force: options.force, onIncomplete: config.onIncomplete), connection: options.database,
+                cancellation: control.cancellation, log: options.log)
             summary.runID = db.runID
             database = db
             sink = db
@@ -109,7 +110,7 @@ public final class PipelineRunner: @unchecked Sendable {
             let previous = options.force ? nil : try database?.previousRun()
             opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil })
         } catch {
-            return finish(summary, failure: error, sink: sink, totals: totals, started: started)
+            return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
         }
         if case .unchanged(let identities, let matched) = opened {
             do {
@@ -118,7 +119,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 summary.identities = identities
                 summary.matchedRun = matched
             } catch {
-                return finish(summary, failure: error, sink: sink, totals: totals, started: started)
+                return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
             }
             summary.seconds = monotonicSeconds() - started
             return summary
@@ -135,6 +136,8 @@ public final class PipelineRunner: @unchecked Sendable {
         let progress = options.progress ? ProgressReporter(state: state, inputs: unit) : nil
         progress?.start()
         let fetched = Locked(Fetched())
+        // A stage waiting for the stored listings must not outlive a stopped run.
+        control.onCancel { stored.fulfil(.unavailable) }
         if let database, recognizer != nil {
             database.recognize(against: stored)
             // A failed read fails the run; the stages waiting for it go on with nothing recognised until cancelled.
@@ -171,7 +174,7 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             totals.headerAsOf = try headerAsOf(state.generated, unit: unit)
         } catch {
-            return finish(summary, failure: error, sink: sink, totals: totals, started: started)
+            return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
         }
 
         var failure = control.error
@@ -179,11 +182,16 @@ public final class PipelineRunner: @unchecked Sendable {
             failure = RejectRatioExceeded(input: Self.name(of: unit), rejected: state.rejected, read: state.read,
                                           limit: config.maxRejectRatio)
         }
-        if let failure { return finish(summary, failure: failure, sink: sink, totals: totals, started: started) }
+        if let failure {
+            return finish(summary, failure: failure, sink: sink, totals: totals, control: control, started: started)
+        }
         do {
             summary.load = try sink.commit(totals)
         } catch {
-            return finish(summary, failure: error, sink: sink, totals: totals, started: started)
+            return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
+        }
+        if control.error is RunInterrupted {
+            summary.warnings.append("a stop signal came once the commit had been sent: the run completed")
         }
         summary.warnings += summary.load.notes
         summary.duplicates += summary.load.duplicates
@@ -192,8 +200,10 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     private func finish(_ summary: RunSummary, failure: Error, sink: RecordSink, totals: RunTotals,
-                        started: Double) -> RunSummary {
+                        control: RunControl, started: Double) -> RunSummary {
         var summary = summary
+        // A stopped run's statements fail as cancelled: the stop is the reason, not what it interrupted.
+        let failure = control.error as? RunInterrupted ?? failure
         let kind = RunSummary.Failure(of: failure)
         summary.failure = kind
         summary.status = kind == .interrupted ? .interrupted : .failed
@@ -324,6 +334,7 @@ public final class PipelineRunner: @unchecked Sendable {
             var document = 0
             func pump(_ source: any ChunkSource, as info: Document) throws {
                 documents.update { $0[document] = info }
+                if document == 0 { try TestPause.fetch.reach(cancellation: control.cancellation) }
                 while true {
                     let t0 = monotonicSeconds()
                     let bytes = try source.next()
@@ -388,6 +399,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 try raw.push(pending, sequence: sequence)
                 sequence += 1
                 pending.removeAll(keepingCapacity: true)
+                if sequence == 1 { try TestPause.parse.reach(cancellation: control.cancellation) }
             }
             while let (_, chunk) = try chunks.pop() {
                 let t0 = monotonicSeconds()

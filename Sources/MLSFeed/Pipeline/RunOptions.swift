@@ -1,3 +1,5 @@
+import Postgres
+
 /// How one `mlsfeed run` (or `validate`) is carried out, beyond the pipeline file.
 public struct RunOptions: Sendable {
     /// Overrides `source.input`: a path, glob, directory or `-`.
@@ -16,6 +18,10 @@ public struct RunOptions: Sendable {
     public var progress = false
     /// How many rejects the summary quotes.
     public var sampleRejects = 10
+    /// Timeouts of the run's database connections.
+    public var database = ConnectionOptions()
+    /// Told what the run is waiting for or retrying (a lock another session holds, an HTTP retry), as it happens.
+    public var log: (@Sendable (String) -> Void)?
 
     public init() {}
 }

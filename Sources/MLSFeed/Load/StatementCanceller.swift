@@ -1,0 +1,36 @@
+import Foundation
+import Postgres
+
+/// Frees a load run's connections when the run is stopped: `PQcancel` on whatever statement runs, unless the
+/// run's COMMIT has been sent, which is never interrupted (the run then reports its true outcome).
+final class StatementCanceller: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connections: [Connection] = []
+    private var committing = false
+    private var requested = false
+
+    /// Whether the run was told to stop before its commit began.
+    var wasRequested: Bool { lock.withLock { requested } }
+
+    /// Adds a connection whose statements a stop cancels.
+    func watch(_ connection: Connection) {
+        lock.withLock { connections.append(connection) }
+    }
+
+    /// Cancels the running statements (at once, from any thread), unless the commit was already sent.
+    func stop() {
+        let targets: [Connection] = lock.withLock {
+            requested = true
+            return committing ? [] : connections
+        }
+        for connection in targets { connection.cancel() }
+    }
+
+    /// Marks the COMMIT as sent; throws `CancellationError` when a stop came first (the run then rolls back).
+    func beginCommit() throws {
+        try lock.withLock {
+            if requested { throw CancellationError() }
+            committing = true
+        }
+    }
+}

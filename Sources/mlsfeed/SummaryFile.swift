@@ -1,0 +1,50 @@
+import Foundation
+import MLSFeed
+
+/// `--summary-json PATH`: checked writable before anything runs, then written atomically (a temporary file beside
+/// it, renamed over it) on every way out, failures included, so a stale summary never survives a failed run.
+struct SummaryFile {
+    let path: String
+
+    /// Checks that a file can be created in `path`'s directory; a usage error names the path and the reason.
+    init(path: String) throws {
+        self.path = path
+        let probe = Self.temporaryPath(for: path)
+        guard FileManager.default.createFile(atPath: probe, contents: nil) else {
+            let reason = String(cString: strerror(errno))
+            throw UsageError(message: "--summary-json \(path): cannot write there (\(reason))")
+        }
+        try? FileManager.default.removeItem(atPath: probe)
+    }
+
+    /// The summaries of the units run: one object for one unit, an array for several.
+    func write(_ summaries: [RunSummary]) throws {
+        let json = summaries.count == 1
+            ? summaries[0].json : "[" + summaries.map { $0.json.dropLast() }.joined(separator: ",") + "]\n"
+        try write(json)
+    }
+
+    /// A failure before or outside any run: its kind, the exit code and the error.
+    func write(failure: String, exitCode: Int32, error: String) throws {
+        try write("{\"status\":\"failed\",\"failure\":\(JSONText.string(failure)),\"exit_code\":\(exitCode),"
+            + "\"error\":\(JSONText.string(error))}\n")
+    }
+
+    private func write(_ text: String) throws {
+        let temporary = Self.temporaryPath(for: path)
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else {
+                throw UsageError(message: "--summary-json \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+
+    private static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+    }
+}
