@@ -21,10 +21,13 @@ let package = Package(
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "YAMLConfig", dependencies: ["CYAML"]),
+        .target(name: "Inflate", dependencies: ["CZlib"]),
+        .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
 
         // The domain: one folder per pipeline stage.
-        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "Inflate", "Digest",
+                                                   "HTTPClient"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
@@ -32,8 +35,10 @@ let package = Package(
         .target(name: "PostgresTestSupport", dependencies: ["Postgres"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestSupport"]),
         .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "InflateTests", dependencies: ["Inflate"]),
+        .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "PostgresTestSupport"],
+        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "Digest", "HTTPClient", "PostgresTestSupport"],
                     resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,7 @@ import Foundation
 import YAMLConfig
 
 extension FetchSettings {
-    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries"]
+    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries", "ca_file"]
 
     /// Reads `source.http:`; nil gives the defaults. `${ENV}` is already expanded by the YAML loader.
     public init(config node: ConfigNode?) throws {
@@ -23,12 +23,27 @@ extension FetchSettings {
             if let v = timeout["read"] { readTimeout = try Self.seconds(v) }
         }
         if let retries = node["retries"] {
-            try retries.keys(allowed: ["attempts", "backoff", "max_backoff", "max_retry_after"])
+            try retries.keys(allowed: ["attempts", "backoff", "max_backoff"])
             if let v = retries["attempts"] { attempts = try Self.positive(v) }
             if let v = retries["backoff"] { backoff = try Self.seconds(v, allowZero: true) }
             if let v = retries["max_backoff"] { maxBackoff = try Self.seconds(v, allowZero: true) }
-            if let v = retries["max_retry_after"] { maxRetryAfter = try Self.seconds(v, allowZero: true) }
         }
+        if let caNode = node["ca_file"] { caFile = try Self.caFile(caNode) }
+    }
+
+    /// A readable file, relative paths resolved against the pipeline file.
+    private static func caFile(_ node: ConfigNode) throws -> String {
+        let given = try node.string()
+        guard !given.isEmpty else { throw node.error("the CA file path is empty") }
+        let path = resolve(given, relativeTo: node.file)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw node.error("CA file \(quoted(path)) does not exist")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw node.error("CA file \(quoted(path)) is not readable")
+        }
+        return path
     }
 
     private static func auth(_ node: ConfigNode) throws -> Auth {
