@@ -15,14 +15,19 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "YAMLConfig", dependencies: ["CYAML"]),
+        .target(name: "Inflate", dependencies: ["CZlib"]),
+        .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
 
         // The domain: one folder per pipeline stage.
-        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "Inflate", "Digest",
+                                                   "HTTPClient"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "Postgres", "YAMLConfig"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
@@ -30,7 +35,10 @@ let package = Package(
         .target(name: "PostgresTestSupport", dependencies: ["Postgres"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestSupport"]),
         .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "PostgresTestSupport"],
+        .testTarget(name: "InflateTests", dependencies: ["Inflate"]),
+        .testTarget(name: "DigestTests", dependencies: ["Digest"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "Digest", "HTTPClient", "PostgresTestSupport"],
                     resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

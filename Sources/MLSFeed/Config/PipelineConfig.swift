@@ -86,6 +86,7 @@ extension PipelineConfig {
         if let order = sourceNode["order"] { config.order = try order.oneOf([("name", .name), ("mtime", .mtime)]) }
         if let unit = sourceNode["unit"] { config.unit = try unit.oneOf(InputUnit.allCases.map { ($0.rawValue, $0) }) }
         config.fetch = try FetchSettings(config: sourceNode["http"])
+        config.fetch.spoolDirectory = project.dataDirectory + "/spool"
         if let load = root["load"] {
             try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete"])
             if let mode = load["mode"] {

@@ -7,10 +7,10 @@ public protocol ChunkSource: AnyObject {
     /// After the last chunk: bytes read (the compressed bytes for gzip), sha256 hex of the raw input, and for HTTP
     /// the ETag and Last-Modified.
     var identity: InputIdentity { get }
-    /// After the last chunk: the HTTP Last-Modified header (`InputIdentity` has no field for it yet).
+    /// The HTTP Last-Modified header (also in `identity`).
     var lastModified: String? { get }
 }
 
 extension ChunkSource {
-    public var lastModified: String? { nil }
+    public var lastModified: String? { identity.lastModified }
 }

@@ -2,7 +2,7 @@ import Foundation
 import YAMLConfig
 
 extension FetchSettings {
-    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries"]
+    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries", "ca_file"]
 
     /// Reads `source.http:`; nil gives the defaults. `${ENV}` is already expanded by the YAML loader.
     public init(config node: ConfigNode?) throws {
@@ -19,16 +19,31 @@ extension FetchSettings {
         if let paging = node["paging"] { self.paging = try Self.paging(paging) }
         if let timeout = node["timeout"] {
             try timeout.keys(allowed: ["connect", "read"])
-            if let v = timeout["connect"] { connectTimeout = try Self.seconds(v) }
-            if let v = timeout["read"] { readTimeout = try Self.seconds(v) }
+            if let v = timeout["connect"] { connectTimeout = try v.seconds(in: 0.1...3600) }
+            if let v = timeout["read"] { readTimeout = try v.seconds(in: 0.1...3600) }
         }
         if let retries = node["retries"] {
-            try retries.keys(allowed: ["attempts", "backoff", "max_backoff", "max_retry_after"])
-            if let v = retries["attempts"] { attempts = try Self.positive(v) }
-            if let v = retries["backoff"] { backoff = try Self.seconds(v, allowZero: true) }
-            if let v = retries["max_backoff"] { maxBackoff = try Self.seconds(v, allowZero: true) }
-            if let v = retries["max_retry_after"] { maxRetryAfter = try Self.seconds(v, allowZero: true) }
+            try retries.keys(allowed: ["attempts", "backoff", "max_backoff"])
+            if let v = retries["attempts"] { attempts = try v.int(in: 1...100) }
+            if let v = retries["backoff"] { backoff = try v.seconds(in: 0...3600) }
+            if let v = retries["max_backoff"] { maxBackoff = try v.seconds(in: 0...3600) }
         }
+        if let caNode = node["ca_file"] { caFile = try Self.caFile(caNode) }
+    }
+
+    /// A readable file, relative paths resolved against the pipeline file.
+    private static func caFile(_ node: ConfigNode) throws -> String {
+        let given = try node.string()
+        guard !given.isEmpty else { throw node.error("the CA file path is empty") }
+        let path = resolve(given, relativeTo: node.file)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw node.error("CA file \(quoted(path)) does not exist")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw node.error("CA file \(quoted(path)) is not readable")
+        }
+        return path
     }
 
     private static func auth(_ node: ConfigNode) throws -> Auth {
@@ -68,8 +83,8 @@ extension FetchSettings {
         default: throw node.error("expected exactly one of: param (page numbers), offset_param (offsets)")
         }
         var paging = Paging(mode: mode, start: try node["start"]?.int(), sizeParam: try node["size_param"]?.string())
-        if let v = node["size"] { paging.size = try positive(v) }
-        if let v = node["max_pages"] { paging.maxPages = try positive(v) }
+        if let v = node["size"] { paging.size = try v.int(in: 1...1_000_000) }
+        if let v = node["max_pages"] { paging.maxPages = try v.int(in: 1...10_000_000) }
         return paging
     }
 
@@ -78,17 +93,4 @@ extension FetchSettings {
         return try node.string()
     }
 
-    private static func positive(_ node: ConfigNode) throws -> Int {
-        let n = try node.int()
-        guard n >= 1 else { throw node.error("expected at least 1, got \(n)") }
-        return n
-    }
-
-    private static func seconds(_ node: ConfigNode, allowZero: Bool = false) throws -> Double {
-        let value = try node.double()
-        guard value.isFinite, allowZero ? value >= 0 : value > 0 else {
-            throw node.error("expected a number of seconds \(allowZero ? "of at least 0" : "above 0"), got \(value)")
-        }
-        return value
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// How http(s) inputs are requested: query parameters, auth, paging, timeouts and retries (`source.http:`).
+/// How http(s) inputs are requested: query parameters, auth, paging, timeouts, retries and TLS trust
+/// (`source.http:`), and where their bodies are spooled.
 public struct FetchSettings: Sendable {
     /// Credentials sent with every request.
     public enum Auth: Sendable, Hashable {
@@ -60,7 +61,7 @@ public struct FetchSettings: Sendable {
     public var params: [(String, String)]
     public var auth: Auth?
     public var paging: Paging?
-    /// Seconds to wait for the response headers.
+    /// Seconds to wait for the response headers (connecting and TLS included).
     public var connectTimeout: Double
     /// Seconds without a byte of the body before the request fails.
     public var readTimeout: Double
@@ -68,9 +69,14 @@ public struct FetchSettings: Sendable {
     public var attempts: Int
     /// The first retry waits about this many seconds, doubling after each failure (with jitter).
     public var backoff: Double
+    /// The longest wait between two attempts, in seconds: it caps the backoff and a server's `Retry-After` alike.
     public var maxBackoff: Double
-    /// The longest `Retry-After` honoured, in seconds.
-    public var maxRetryAfter: Double
+    /// A PEM file of CA certificates that verifies https servers in place of libcurl's default bundle
+    /// (`source.http.ca_file`, relative to the pipeline file).
+    public var caFile: String?
+    /// The private directory (0700) where bodies are spooled before parsing: `<data_dir>/spool` from the caller,
+    /// else `$TMPDIR/mlsfeed-spool-<uid>`.
+    public var spoolDirectory: String
     /// Extra request headers (not secrets: those belong in `auth`).
     public var headers: [(String, String)]
     /// Told about each retry, e.g. `GET http://host/feed.xml: HTTP 500 Internal Server Error; retry 1 of 3 in 0.5 s`.
@@ -78,8 +84,8 @@ public struct FetchSettings: Sendable {
 
     public init(params: [(String, String)] = [], auth: Auth? = nil, paging: Paging? = nil,
                 connectTimeout: Double = 10, readTimeout: Double = 60, attempts: Int = 4, backoff: Double = 0.5,
-                maxBackoff: Double = 30, maxRetryAfter: Double = 300, headers: [(String, String)] = [],
-                log: (@Sendable (String) -> Void)? = nil) {
+                maxBackoff: Double = 30, caFile: String? = nil, spoolDirectory: String? = nil,
+                headers: [(String, String)] = [], log: (@Sendable (String) -> Void)? = nil) {
         self.params = params
         self.auth = auth
         self.paging = paging
@@ -88,7 +94,8 @@ public struct FetchSettings: Sendable {
         self.attempts = attempts
         self.backoff = backoff
         self.maxBackoff = maxBackoff
-        self.maxRetryAfter = maxRetryAfter
+        self.caFile = caFile
+        self.spoolDirectory = spoolDirectory ?? SpoolDirectory.defaultPath
         self.headers = headers
         self.log = log
     }

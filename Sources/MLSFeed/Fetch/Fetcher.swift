@@ -1,3 +1,5 @@
+import HTTPClient
+
 /// Opens inputs as chunk streams: local files, standard input and http(s) URLs, gzip decompressed on the fly.
 public enum Fetcher {
     /// The size of the chunks handed to the parser.
@@ -10,6 +12,13 @@ public enum Fetcher {
     /// A URL with `settings.paging` is several requests: open it with `pages(_:settings:)` instead.
     public static func open(_ input: InputFile, settings: FetchSettings = FetchSettings(),
                             conditional: Conditional? = nil) throws -> FetchOutcome {
+        try open(input, settings: settings, conditional: conditional, cancellation: Cancellation())
+    }
+
+    /// `open(_:settings:conditional:)` that stops when `cancellation` is set: a transfer within 50 ms, a wait
+    /// between attempts at once, either throwing `CancellationError`.
+    package static func open(_ input: InputFile, settings: FetchSettings, conditional: Conditional?,
+                             cancellation: Cancellation) throws -> FetchOutcome {
         guard InputLocator.isURL(input.location) else {
             return .source(try decoded(FileChunkSource(path: input.location)).source)
         }
@@ -18,7 +27,8 @@ public enum Fetcher {
             throw FetchError("\(request.location): source.http.paging is set, so this input is read page by page "
                 + "(Fetcher.pages)")
         }
-        switch try get(request, settings: settings) {
+        let spool = try SpoolDirectory(path: settings.spoolDirectory)
+        switch try get(request, settings: settings, client: try client(), spool: spool, cancellation: cancellation) {
         case .body(let source): return .source(try decoded(source).source)
         case .notModified(let identity): return .notModified(identity)
         }
@@ -26,6 +36,12 @@ public enum Fetcher {
 
     /// The pages of a paged http(s) input (`settings.paging`), fetched one at a time as the caller asks.
     public static func pages(_ input: InputFile, settings: FetchSettings) throws -> PagedSource {
+        try pages(input, settings: settings, cancellation: Cancellation())
+    }
+
+    /// `pages(_:settings:)` whose page requests stop when `cancellation` is set (throwing `CancellationError`).
+    package static func pages(_ input: InputFile, settings: FetchSettings, cancellation: Cancellation) throws
+        -> PagedSource {
         guard let paging = settings.paging else {
             throw FetchError("\(input.displayName): source.http.paging is not set")
         }
@@ -33,7 +49,17 @@ public enum Fetcher {
             throw FetchError("\(input.displayName): paging needs an http(s) URL")
         }
         let plan = try HTTPRequestPlan(base: input.location, settings: settings, conditional: nil)
-        return PagedSource(base: input.location, location: plan.location, settings: settings, paging: paging)
+        return PagedSource(base: input.location, location: plan.location, settings: settings, paging: paging,
+                           client: try client(), spool: try SpoolDirectory(path: settings.spoolDirectory),
+                           cancellation: cancellation)
+    }
+
+    /// The key the run ledger stores `input` under and looks it up by: for a URL the full request URL (parameters
+    /// and a query API key included) with secrets masked, for a file its path. It equals the `location` of the
+    /// identity the fetch gives, so a lookup made before fetching finds what the last run recorded.
+    public static func ledgerLocation(of input: InputFile, settings: FetchSettings) throws -> String {
+        guard InputLocator.isURL(input.location) else { return input.location }
+        return try HTTPRequestPlan(base: input.location, settings: settings, conditional: nil).location
     }
 
     /// Reads a local file to its end without parsing it, for its size and sha256 (to skip an unchanged file).
@@ -41,6 +67,15 @@ public enum Fetcher {
         let source = try FileChunkSource(path: input.location)
         while try source.next() != nil {}
         return source.identity
+    }
+
+    /// A new libcurl client (one per input: its pages share its connection).
+    static func client() throws -> HTTPClient {
+        do {
+            return try HTTPClient()
+        } catch {
+            throw FetchError("cannot start the HTTP client: \(error.message)")
+        }
     }
 
     /// `raw` as the parser should see it: gunzipped when it starts with the gzip magic bytes `1f 8b`.

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// A local file or standard input read in chunks, hashing the bytes as they pass.

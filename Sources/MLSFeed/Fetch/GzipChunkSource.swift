@@ -1,3 +1,5 @@
+import Inflate
+
 /// Decompresses a gzip stream (one or more members) chunk by chunk; identity is that of the compressed input.
 final class GzipChunkSource: ChunkSource {
     private let raw: any ChunkSource
@@ -77,7 +79,7 @@ final class GzipChunkSource: ChunkSource {
         return output
     }
 
-    private func invalid(_ failure: Inflater.Failure) -> FetchError {
+    private func invalid(_ failure: InflateError) -> FetchError {
         FetchError("\(location): not a valid gzip file: \(failure.message)")
     }
 }

@@ -1,9 +1,7 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
+import Digest
 
-/// The body of a successful HTTP response, read back from its spool file (see `HTTPTransfer`), hashed as it passes.
+/// The body of a successful HTTP response, read back from its spool file, hashed as it passes.
 final class HTTPChunkSource: ChunkSource {
     /// The URL, credentials redacted.
     let location: String
@@ -11,35 +9,32 @@ final class HTTPChunkSource: ChunkSource {
     let attempts: Int
     let etag: String?
     let lastModified: String?
-    private let transfer: HTTPTransfer
+    private let file: SpoolFile
     private let chunkSize: Int
     private let redactor: Redactor
     private var hasher = SHA256()
     private var bytesRead: Int64 = 0
     private var digest: String?
 
-    init(transfer: HTTPTransfer, response: HTTPURLResponse, location: String, attempts: Int, redactor: Redactor,
+    /// `file`: the spooled body, rewound to its start.
+    init(file: SpoolFile, response: HTTPResponse, location: String, attempts: Int, redactor: Redactor,
          chunkSize: Int = Fetcher.chunkSize) {
-        self.transfer = transfer
+        self.file = file
         self.location = location
         self.attempts = attempts
         self.redactor = redactor
         self.chunkSize = chunkSize
-        etag = response.value(forHTTPHeaderField: "ETag")
-        lastModified = response.value(forHTTPHeaderField: "Last-Modified")
+        etag = response.headers["ETag"]
+        lastModified = response.headers["Last-Modified"]
     }
 
     func next() throws -> [UInt8]? {
         guard digest == nil else { return nil }
         let bytes: [UInt8]?
         do {
-            bytes = try transfer.read(max: chunkSize)
-        } catch {
-            let message: String
-            switch error {
-            case .transient(let text), .local(let text): message = text
-            }
-            throw FetchError(redactor.redact("GET \(location): \(message)"))
+            bytes = try file.read(max: chunkSize)
+        } catch let error as FetchError {
+            throw FetchError(redactor.redact("GET \(location): \(error.message)"))
         }
         guard let bytes else {
             digest = hasher.finalizeHex()
@@ -51,6 +46,6 @@ final class HTTPChunkSource: ChunkSource {
     }
 
     var identity: InputIdentity {
-        InputIdentity(location: location, bytes: bytesRead, sha256: digest, etag: etag)
+        InputIdentity(location: location, bytes: bytesRead, sha256: digest, etag: etag, lastModified: lastModified)
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 
 /// One GET built from a URL template, `source.http` parameters, auth and validators, with its printable location.
 struct HTTPRequestPlan {
-    let request: URLRequest
-    /// The full URL with every secret masked.
+    let request: HTTPRequest
+    /// The full request URL (parameters and a query API key included) with every secret masked: the input's
+    /// location in errors, in its identity and as its ledger key.
     let location: String
     let redactor: Redactor
+    /// The validators sent (`If-None-Match`, `If-Modified-Since`), if any.
+    let conditional: Conditional?
 
     /// Characters left as they are in a query component (RFC 3986 unreserved).
     private static let unreserved = CharacterSet(charactersIn:
@@ -43,28 +44,29 @@ struct HTTPRequestPlan {
         }
         redactor = Redactor(secrets: secrets)
         location = redactor.redactURL(url.absoluteString)
+        self.conditional = conditional
 
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.setValue("mlsfeed", forHTTPHeaderField: "User-Agent")
-        for (name, value) in settings.headers { request.setValue(value, forHTTPHeaderField: name) }
+        var headers = [("User-Agent", "mlsfeed")]
+        func set(_ name: String, _ value: String) {
+            headers.removeAll { $0.0.lowercased() == name.lowercased() }
+            headers.append((name, value))
+        }
+        for (name, value) in settings.headers { set(name, value) }
         switch auth {
         case .basic(let user, let password):
-            let token = Data("\(user):\(password)".utf8).base64EncodedString()
-            request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
+            set("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
         case .bearer(let token):
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            set("Authorization", "Bearer \(token)")
         case .apiKeyHeader(let name, let value):
-            request.setValue(value, forHTTPHeaderField: name)
+            set(name, value)
         case .apiKeyQuery, nil:
             break
         }
-        if let etag = conditional?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified = conditional?.lastModified {
-            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
-        }
-        self.request = request
+        if let etag = conditional?.etag { set("If-None-Match", etag) }
+        if let lastModified = conditional?.lastModified { set("If-Modified-Since", lastModified) }
+        request = HTTPRequest(method: .get, url: url.absoluteString, headers: headers.map { ($0.0, $0.1) },
+                              connectTimeout: settings.connectTimeout, readTimeout: settings.readTimeout,
+                              caFile: settings.caFile)
     }
 
     private static func encode(_ text: String) -> String {

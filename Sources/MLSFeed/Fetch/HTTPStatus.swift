@@ -1,4 +1,4 @@
-/// Reason phrases of HTTP status codes, for error messages (URLSession does not expose the server's).
+/// Reason phrases of HTTP status codes, for error messages (the same text whatever phrase the server sent).
 enum HTTPStatus {
     static func reason(_ code: Int) -> String {
         switch code {

@@ -1,3 +1,6 @@
+import Digest
+import HTTPClient
+
 /// A paged http(s) input: one request per page, fetched when the caller asks for the next page, until a page
 /// holds no records (the caller says so), a page body is empty, or `max_pages`.
 ///
@@ -21,30 +24,44 @@ public final class PagedSource {
     private let base: String
     private let settings: FetchSettings
     private let paging: FetchSettings.Paging
+    private let client: HTTPClient
+    private let spool: SpoolDirectory
+    private let cancellation: Cancellation
     private var stopped = false
     private var current: (any ChunkSource)?
     private var pageDigests: [String] = []
     private var bytes: Int64 = 0
     private var firstETag: String?
+    private var firstLastModified: String?
 
-    init(base: String, location: String, settings: FetchSettings, paging: FetchSettings.Paging) {
+    init(base: String, location: String, settings: FetchSettings, paging: FetchSettings.Paging, client: HTTPClient,
+         spool: SpoolDirectory, cancellation: Cancellation) {
         self.base = base
         self.location = location
         self.settings = settings
         self.paging = paging
+        self.client = client
+        self.spool = spool
+        self.cancellation = cancellation
     }
 
     /// The next page's bytes, or nil when paging is over. The previous page should be read to its end first.
+    /// Throws `CancellationError` once the run's cancellation (given to `Fetcher.pages`) is set.
     public func nextPage() throws -> (any ChunkSource)? {
         settle()
         guard !stopped, pagesFetched < paging.maxPages else { return nil }
         let plan = try HTTPRequestPlan(base: base, settings: settings,
                                        extraParams: paging.parameters(page: pagesFetched), conditional: nil)
         pagesFetched += 1
-        guard case .body(let raw) = try Fetcher.get(plan, settings: settings) else {
+        let result = try Fetcher.get(plan, settings: settings, client: client, spool: spool,
+                                     cancellation: cancellation)
+        guard case .body(let raw) = result else {
             throw FetchError("GET \(plan.location): unexpected 304 Not Modified without a conditional request")
         }
-        if firstETag == nil { firstETag = raw.etag }
+        if pagesFetched == 1 {
+            firstETag = raw.etag
+            firstLastModified = raw.lastModified
+        }
         let (source, empty) = try Fetcher.decoded(raw)
         current = source
         if empty {
@@ -66,7 +83,7 @@ public final class PagedSource {
         var hasher = SHA256()
         for digest in pageDigests { hasher.update(Array(digest.utf8)) }
         return InputIdentity(location: location, bytes: bytes, sha256: pageDigests.isEmpty ? nil : hasher.finalizeHex(),
-                             etag: firstETag)
+                             etag: firstETag, lastModified: firstLastModified)
     }
 
     /// Folds the current page's identity in once it has been read to its end.

@@ -261,13 +261,14 @@ extension LoadSession {
                   matched.map(String.init), error.map { ConnectionString.redacted($0) }])
     }
 
-    /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ...}]`, locations redacted.
+    /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ..., "last_modified": ...}]`, locations redacted.
     static func inputsJSON(_ inputs: [InputIdentity]) -> String {
         func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
         return "[" + inputs.map { input in
             "{\"location\":\(JSONText.string(ConnectionString.redacted(input.location))),"
                 + "\"bytes\":\(input.bytes.map(String.init) ?? "null"),"
-                + "\"sha256\":\(optional(input.sha256)),\"etag\":\(optional(input.etag))}"
+                + "\"sha256\":\(optional(input.sha256)),\"etag\":\(optional(input.etag)),"
+                + "\"last_modified\":\(optional(input.lastModified))}"
         }.joined(separator: ",") + "]"
     }
 

@@ -64,7 +64,7 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     func previousRun() throws -> PreviousRun? {
         let connection = try sideConnection()
         let result = try connection.execute("""
-            SELECT id, mode, item->>'location', item->>'bytes', item->>'sha256', item->>'etag'
+            SELECT id, mode, item->>'location', item->>'bytes', item->>'sha256', item->>'etag', item->>'last_modified'
             FROM (SELECT id, mode, inputs FROM ingest_runs
                   WHERE source = $1 AND status = 'succeeded' AND id <> $2
                   ORDER BY id DESC LIMIT 1) AS last
@@ -74,7 +74,8 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
         guard let first = result.rows.first, let id = first[0].flatMap({ Int64($0) }) else { return nil }
         let inputs = result.rows.compactMap { row -> InputIdentity? in
             guard let location = row[2] else { return nil }
-            return InputIdentity(location: location, bytes: row[3].flatMap { Int64($0) }, sha256: row[4], etag: row[5])
+            return InputIdentity(location: location, bytes: row[3].flatMap { Int64($0) }, sha256: row[4], etag: row[5],
+                                 lastModified: row[6])
         }
         return PreviousRun(id: id, mode: LoadMode(rawValue: first[1] ?? "") ?? .incremental, inputs: inputs)
     }

@@ -108,7 +108,8 @@ public final class PipelineRunner: @unchecked Sendable {
         let opened: Opened
         do {
             let previous = options.force ? nil : try database?.previousRun()
-            opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil })
+            opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil },
+                              cancellation: control.cancellation)
         } catch {
             return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
         }
@@ -257,17 +258,20 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Opens a unit, or finds it unchanged: the same inputs (location, size and sha256 of each file; a 304 to a
     /// conditional GET of a URL) as `previous`, the source's last successful run in this mode.
-    private func open(_ unit: [InputFile], previous: PreviousRun?) throws -> Opened {
+    private func open(_ unit: [InputFile], previous: PreviousRun?, cancellation: Cancellation) throws -> Opened {
         if let input = unit.first, InputLocator.isURL(input.location) {
             precondition(unit.count == 1, "a URL input is a unit of its own")
-            if config.fetch.paging != nil { return .paged(try Fetcher.pages(input, settings: config.fetch)) }
-            let key = try HTTPRequestPlan(base: input.location, settings: config.fetch, conditional: nil).location
+            if config.fetch.paging != nil {
+                return .paged(try Fetcher.pages(input, settings: config.fetch, cancellation: cancellation))
+            }
+            let key = try Fetcher.ledgerLocation(of: input, settings: config.fetch)
             var conditional: Conditional?
             if let previous, previous.inputs.count == 1, previous.inputs[0].location == key,
-               let etag = previous.inputs[0].etag {
-                conditional = Conditional(etag: etag, lastModified: nil)
+               previous.inputs[0].etag != nil || previous.inputs[0].lastModified != nil {
+                conditional = Conditional(etag: previous.inputs[0].etag, lastModified: previous.inputs[0].lastModified)
             }
-            switch try Fetcher.open(input, settings: config.fetch, conditional: conditional) {
+            switch try Fetcher.open(input, settings: config.fetch, conditional: conditional,
+                                    cancellation: cancellation) {
             case .source(let source): return .single(source)
             case .notModified(let identity): return .unchanged([identity], matched: previous!.id)
             }
@@ -368,7 +372,8 @@ public final class PipelineRunner: @unchecked Sendable {
             case .files:
                 for input in unit {
                     try control.check()
-                    guard case .source(let source) = try Fetcher.open(input, settings: config.fetch) else {
+                    guard case .source(let source) = try Fetcher.open(input, settings: config.fetch, conditional: nil,
+                                                                      cancellation: control.cancellation) else {
                         throw FetchError("\(input.displayName): unexpected answer opening a local input")
                     }
                     try pump(source, as: Document(name: input.location == "-" ? "-" : source.location))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Testing
 
 /// The loopback HTTP server of the Fetch tests: `Fixtures/fetch/server.py`, one per test process, serving a
@@ -20,7 +21,9 @@ struct FetchServer: Sendable {
 
     /// The text of a bookkeeping route (`count/KEY`, `log/KEY`).
     func text(_ path: String) throws -> String {
-        try String(contentsOf: URL(string: url(path))!, encoding: .utf8)
+        let response = try HTTPClient().perform(HTTPRequest(url: url(path)), into: .memory(limit: 1 << 20),
+                                                shouldStop: { false })
+        return String(decoding: response.body, as: UTF8.self)
     }
 
     /// A fresh key for per-test server state.
@@ -50,15 +53,7 @@ struct FetchServer: Sendable {
         }
         try makeBigFeed().write(to: root.appendingPathComponent(bigName))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", fixtures.appendingPathComponent("server.py").path, root.path,
-                             "--watch-stdin"]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
+        let (process, input, port) = try launch(root: root.path)
         Self.process = process
         Self.stdinPipe = input
         atexit {
@@ -66,6 +61,21 @@ struct FetchServer: Sendable {
             try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory
                 .appendingPathComponent("mlsfeed-fetch-\(getpid())").path)
         }
+        return FetchServer(port: port, root: root.path)
+    }
+
+    /// Starts `server.py` serving `root` (with `arguments` such as `--tls CERT KEY`); it exits when the returned
+    /// pipe (its stdin) is closed or this process ends.
+    static func launch(root: String, arguments: [String] = []) throws -> (Process, Pipe, Int) {
+        let script = try fixtures().appendingPathComponent("server.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, root, "--watch-stdin"] + arguments
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let more = output.fileHandleForReading.availableData
@@ -73,8 +83,11 @@ struct FetchServer: Sendable {
             line += more
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(text) else { throw FetchServerError(message: "server.py printed \(text)") }
-        return FetchServer(port: port, root: root.path)
+        guard let port = Int(text) else {
+            process.terminate()
+            throw FetchServerError(message: "server.py printed \(text)")
+        }
+        return (process, input, port)
     }
 
     /// ≈3 MiB of header-once triples.

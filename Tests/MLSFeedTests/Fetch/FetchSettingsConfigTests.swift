@@ -75,12 +75,36 @@ extension FetchTests {
             ("http:\n  auth: { api_key: { value: k } }\n", "http.auth.api_key: expected exactly one of: header, query"),
             ("http:\n  paging: { size: 10 }\n",
              "http.paging: expected exactly one of: param (page numbers), offset_param (offsets)"),
-            ("http:\n  timeout: { read: 0 }\n", "http.timeout.read: expected a number of seconds above 0, got 0.0"),
-            ("http:\n  retries: { attempts: 0 }\n", "http.retries.attempts: expected at least 1, got 0"),
+            ("http:\n  timeout: { read: 0 }\n", "http.timeout.read: expected seconds from 0.1 to 3600, got 0"),
+            ("http:\n  retries: { attempts: 0 }\n", "http.retries.attempts: expected an integer from 1 to 100, got 0"),
             ("http:\n  retries: { attempts: many }\n", "http.retries.attempts: expected an integer, got \"many\""),
+            ("http:\n  retries: { max_retry_after: 60 }\n",
+             "http.retries.max_retry_after: unknown key \"max_retry_after\"; expected one of: attempts, backoff, "
+                + "max_backoff"),
+            ("http:\n  ca_file: \"\"\n", "http.ca_file: the CA file path is empty"),
         ])
         func mistakes(yaml: String, message: String) {
             #expect(Self.error(yaml) == message)
+        }
+
+        /// `ca_file` is resolved against the pipeline file's folder and must exist.
+        @Test func caFileIsRelativeToThePipelineFile() throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent("certs"),
+                                                    withIntermediateDirectories: true)
+            try "pem".write(to: dir.appendingPathComponent("certs/ca.pem"), atomically: true, encoding: .utf8)
+            let path = dir.appendingPathComponent("feed.yaml").path
+            try "http:\n  ca_file: certs/ca.pem\n".write(toFile: path, atomically: true, encoding: .utf8)
+            let settings = try FetchSettings(config: try ConfigNode.load(path: path, environment: [:])["http"])
+            #expect(settings.caFile == dir.appendingPathComponent("certs/ca.pem").path)
+
+            try "http:\n  ca_file: certs/missing.pem\n".write(toFile: path, atomically: true, encoding: .utf8)
+            let error = try #require(throws: ConfigError.self) {
+                _ = try FetchSettings(config: try ConfigNode.load(path: path, environment: [:])["http"])
+            }
+            let missing = dir.appendingPathComponent("certs/missing.pem").path
+            #expect("\(error)" == "\(path):2:12: error: http.ca_file: CA file \"\(missing)\" does not exist")
         }
     }
 }

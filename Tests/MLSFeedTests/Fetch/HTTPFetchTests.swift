@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import MLSFeed
 import Testing
@@ -24,6 +25,7 @@ extension FetchTests {
             #expect(source.identity.bytes == Int64(expected.count))
             #expect(source.identity.etag?.hasPrefix("\"") == true)
             #expect(source.lastModified?.hasSuffix(" GMT") == true)
+            #expect(source.identity.lastModified == source.lastModified)
         }
 
         @Test func multiChunkBodyArrivesWhole() throws {
@@ -58,8 +60,11 @@ extension FetchTests {
 
         @Test func tooManyRequestsHonoursRetryAfter() throws {
             let key = FetchServer.key()
+            // Retry-After may ask for up to max_backoff (see HTTPCancellationTests for the cap).
+            var settings = quick
+            settings.maxBackoff = 5
             let started = Date()
-            let (bytes, _) = try drain(try open(server.url("busy/\(key)/listings.xml"), settings: quick))
+            let (bytes, _) = try drain(try open(server.url("busy/\(key)/listings.xml"), settings: settings))
             let waited = Date().timeIntervalSince(started)
             #expect(bytes == (try server.bytes("listings.xml")))
             #expect(try server.text("count/\(key)") == "2")
@@ -188,7 +193,7 @@ extension FetchTests {
                 Issue.record("expected 304, got a body")
                 return
             }
-            #expect(identity == InputIdentity(location: url, etag: etag))
+            #expect(identity == InputIdentity(location: url, etag: etag, lastModified: source.lastModified))
 
             // A stale ETag gets the body.
             let fresh = try open(url, settings: quick, conditional: Conditional(etag: "\"old\""))

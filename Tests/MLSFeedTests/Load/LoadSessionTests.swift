@@ -19,7 +19,8 @@ private typealias F = LoadFixtures
             FROM ingest_runs WHERE id = $1
             """, [String(result.runID)]) == [[
                 "succeeded", "incremental", "3", "2",
-                "[{\"etag\": null, \"bytes\": 100, \"sha256\": \"ab\", \"location\": \"feed.xml\"}]",
+                "[{\"etag\": null, \"bytes\": 100, \"sha256\": \"ab\", \"location\": \"feed.xml\", "
+                    + "\"last_modified\": null}]",
                 "{\"load\": 0.5}", "t",
             ]])
     }

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """A loopback HTTP server for the Fetch tests and bench/fetch.sh.
 
-    python3 server.py ROOT [--watch-stdin]
+    python3 server.py ROOT [--watch-stdin] [--tls CERT KEY]
         serves ROOT; prints the port it listens on (127.0.0.1, ephemeral) on stdout; with --watch-stdin it
-        exits when its stdin closes (the test process ended)
+        exits when its stdin closes (the test process ended); with --tls it speaks HTTPS with that PEM
+        certificate (chain) and key
 
 Routes (KEY makes per-test state independent; /count/KEY tells how many requests KEY had):
     /files/NAME                   a file under ROOT, with ETag and Last-Modified; 304 on a matching If-None-Match
     /flaky/KEY/NAME               HTTP 500 on the first request, then /files/NAME
     /fail/KEY                     HTTP 500 always
-    /busy/KEY/NAME                HTTP 429 with Retry-After: 1 on the first request, then /files/NAME
+    /busy/KEY/NAME?retry_after=S  HTTP 429 with Retry-After: S (default 1) on the first request, then /files/NAME
+    /stall/KEY/NAME?after=N       Content-Length of NAME but only its first N bytes, then nothing for 60 s; counts
+                                  the request once those bytes are sent
+    /lastmod/NAME                 /files/NAME with Last-Modified but no ETag; 304 when If-Modified-Since is not
+                                  older than the file
     /hang?seconds=S               answers nothing for S seconds (then 503)
     /drip/NAME?pieces=N&delay=S   /files/NAME sent in N pieces, S seconds apart
     /short/KEY/NAME               Content-Length of NAME but only its first half, then the connection closes
@@ -27,6 +32,7 @@ import email.utils
 import gzip
 import hashlib
 import os
+import ssl
 import sys
 import threading
 import time
@@ -104,6 +110,24 @@ class Handler(BaseHTTPRequestHandler):
                     break
                 self.wfile.write(block)
 
+    def serve_last_modified(self, name):
+        path, st = self.read_file(name)
+        if path is None:
+            return self.fail(404)
+        since = self.headers.get("If-Modified-Since")
+        if since:
+            try:
+                if email.utils.parsedate_to_datetime(since).timestamp() >= int(st.st_mtime):
+                    self.send_response(304)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+            except (TypeError, ValueError):
+                pass
+        body = open(path, "rb").read()
+        modified = email.utils.formatdate(st.st_mtime, usegmt=True)
+        self.send_body(200, body, [("Content-Type", "application/xml"), ("Last-Modified", modified)])
+
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
@@ -126,8 +150,24 @@ class Handler(BaseHTTPRequestHandler):
             return self.fail(500)
         if route == "busy":
             if hit(rest[0]) == 1:
-                return self.fail(429, headers=[("Retry-After", "1")])
+                return self.fail(429, headers=[("Retry-After", query.get("retry_after", ["1"])[0])])
             return self.serve_file("/".join(rest[1:]))
+        if route == "stall":
+            path, _ = self.read_file("/".join(rest[1:]))
+            if path is None:
+                return self.fail(404)
+            body = open(path, "rb").read()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: int(query.get("after", ["100"])[0])])
+            self.wfile.flush()
+            hit(rest[0])
+            time.sleep(60)
+            self.close_connection = True
+            return
+        if route == "lastmod":
+            return self.serve_last_modified("/".join(rest))
         if route == "hang":
             time.sleep(float(query.get("seconds", ["10"])[0]))
             return self.fail(503)
@@ -208,6 +248,11 @@ def main():
         threading.Thread(target=exit_when_parent_goes, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if "--tls" in sys.argv:
+        at = sys.argv.index("--tls")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[at + 1], sys.argv[at + 2])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 

@@ -1,41 +1,44 @@
-import CZlib
+internal import CZlib
 
 /// One zlib inflate stream reading gzip members; the only file that imports CZlib and owns its handle.
-final class Inflater {
-    /// A zlib failure: its code's meaning plus zlib's own message (`incorrect header check`).
-    struct Failure: Error, Equatable {
-        var message: String
-    }
+///
+/// The `z_stream` is allocated once and freed only in `deinit` (`inflateEnd` only when `inflateInit2_` succeeded),
+/// so a failed initialization frees nothing twice.
+package final class Inflater {
+    /// 15 + 16: a 32 KiB window and a gzip header and trailer (CRC-32 and length are checked).
+    static let gzipWindowBits: Int32 = 15 + 16
 
     private let stream: UnsafeMutablePointer<z_stream>
+    /// True once `inflateInit2_` succeeded: only then does `deinit` call `inflateEnd`.
+    private var started = false
 
-    init() throws(Failure) {
+    package convenience init() throws(InflateError) {
+        try self.init(windowBits: Self.gzipWindowBits)
+    }
+
+    /// `windowBits` as zlib takes it (tests pass an invalid one to reach the failure path).
+    init(windowBits: Int32) throws(InflateError) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        do {
-            // 15 + 16: a 32 KiB window and a gzip header and trailer (CRC-32 and length are checked).
-            try check(inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)))
-        } catch {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw error
-        }
+        // Every stored property is set: from here `deinit` runs even when this initializer throws.
+        try check(inflateInit2_(stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)))
+        started = true
     }
 
     deinit {
-        inflateEnd(stream)
+        if started { inflateEnd(stream) }
         stream.deinitialize(count: 1)
         stream.deallocate()
     }
 
     /// Inflates from `input` (possibly empty, to drain output held back) into `output[filled...]`, advancing
     /// `filled`. Returns the input bytes consumed and whether the gzip member ended (its trailer checked).
-    func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8], filled: inout Int) throws(Failure)
-        -> (consumed: Int, ended: Bool) {
+    package func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8], filled: inout Int)
+        throws(InflateError) -> (consumed: Int, ended: Bool) {
         let space = output.count - filled
         guard space > 0 else { return (0, false) }
         let start = filled
-        let result: Result<(Int, Int, Int32), Failure> = input.withUnsafeBufferPointer { inBuffer in
+        let result: Result<(Int, Int, Int32), InflateError> = input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
                 stream.pointee.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
                 stream.pointee.avail_in = UInt32(inBuffer.count)
@@ -46,7 +49,7 @@ final class Inflater {
                 let produced = space - Int(stream.pointee.avail_out)
                 stream.pointee.next_in = nil
                 stream.pointee.next_out = nil
-                do throws(Failure) {
+                do throws(InflateError) {
                     return .success((consumed, produced, try check(code)))
                 } catch {
                     return .failure(error)
@@ -59,13 +62,13 @@ final class Inflater {
     }
 
     /// Starts a new gzip member (a concatenated `.gz`).
-    func reset() throws(Failure) {
+    package func reset() throws(InflateError) {
         try check(inflateReset(stream))
     }
 
     /// The one check every zlib return code passes: progress codes come back, failures throw with zlib's message.
     @discardableResult
-    private func check(_ code: Int32) throws(Failure) -> Int32 {
+    private func check(_ code: Int32) throws(InflateError) -> Int32 {
         switch code {
         case Z_OK, Z_STREAM_END, Z_BUF_ERROR:
             return code
@@ -77,9 +80,10 @@ final class Inflater {
             case Z_MEM_ERROR: meaning = "out of memory"
             case Z_NEED_DICT: meaning = "needs a preset dictionary"
             case Z_VERSION_ERROR: meaning = "incompatible zlib version"
+            case Z_STREAM_ERROR: meaning = "invalid stream parameters"
             default: meaning = "zlib error \(code)"
             }
-            throw Failure(message: detail.map { "\(meaning) (\($0))" } ?? meaning)
+            throw InflateError(message: detail.map { "\(meaning) (\($0))" } ?? meaning)
         }
     }
 }

@@ -1,9 +1,9 @@
-import CCrypto
+internal import CCrypto
 
 /// Streaming SHA-256 over OpenSSL's libcrypto (EVP): feed bytes as they are read, take the hex digest at the end.
 ///
 /// This is the only file that imports `CCrypto`. The digest context has one owner (`Context`), freed in `deinit`.
-public struct SHA256: @unchecked Sendable {
+package struct SHA256: @unchecked Sendable {
     /// Owns the `EVP_MD_CTX`. A hasher is used by one thread at a time (the fetch stage's).
     private final class Context {
         let handle: OpaquePointer
@@ -25,10 +25,10 @@ public struct SHA256: @unchecked Sendable {
     private let context = Context()
     private var finished = false
 
-    public init() {}
+    package init() {}
 
     /// Adds bytes to the message.
-    public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         precondition(!finished, "SHA256 used after finalizeHex()")
         if bytes.withContiguousStorageIfAvailable({ digest($0) }) != nil { return }
         [UInt8](bytes).withUnsafeBufferPointer { digest($0) }
@@ -40,7 +40,7 @@ public struct SHA256: @unchecked Sendable {
     }
 
     /// The digest of everything added, as 64 lowercase hex digits. The hasher is consumed.
-    public mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         precondition(!finished, "SHA256 finalized twice")
         finished = true
         var digest = [UInt8](repeating: 0, count: 32)
@@ -57,7 +57,7 @@ public struct SHA256: @unchecked Sendable {
     }
 
     /// The hex digest of `bytes`.
-    public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalizeHex()

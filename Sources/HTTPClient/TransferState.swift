@@ -1,0 +1,66 @@
+import Foundation
+
+/// What one transfer's libcurl callbacks record (headers, body bytes, activity), on the thread driving it.
+final class TransferState {
+    private let sink: HTTPBodySink
+    private let descriptor: Int32
+    /// The current response's header fields (a redirect or `100 Continue` starts them again).
+    private(set) var headers = HTTPHeaders()
+    private(set) var body: [UInt8] = []
+    private(set) var bodyBytes: Int64 = 0
+    /// When the first header byte arrived (monotonic seconds), nil before.
+    private(set) var responseStarted: Double?
+    /// When the last byte of the response arrived (monotonic seconds).
+    private(set) var lastActivity: Double
+    /// Why the sink refused the body (the transfer then ends with `CURLE_WRITE_ERROR`).
+    private(set) var sinkFailure: String?
+
+    init(sink: HTTPBodySink, started: Double) {
+        self.sink = sink
+        if case .file(let handle) = sink {
+            descriptor = handle.fileDescriptor
+        } else {
+            descriptor = -1
+        }
+        lastActivity = started
+    }
+
+    /// One header line from libcurl (status lines included).
+    func header(_ bytes: UnsafeRawBufferPointer) {
+        let now = Monotonic.seconds()
+        if responseStarted == nil { responseStarted = now }
+        lastActivity = now
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers = HTTPHeaders()
+        } else {
+            headers.append(line: line)
+        }
+    }
+
+    /// A piece of the body; false when the sink cannot take it.
+    func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = Monotonic.seconds()
+        switch sink {
+        case .file:
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    sinkFailure = "cannot write the spool file: \(String(cString: strerror(errno)))"
+                    return false
+                }
+                offset += written
+            }
+        case .memory(let limit):
+            guard body.count + bytes.count <= limit else {
+                sinkFailure = "the response body is larger than \(limit) bytes"
+                return false
+            }
+            body.append(contentsOf: bytes)
+        }
+        bodyBytes += Int64(bytes.count)
+        return true
+    }
+}
