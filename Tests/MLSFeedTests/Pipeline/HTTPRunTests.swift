@@ -65,4 +65,44 @@ import Testing
         #expect(try db.execute("SELECT string_agg(status, ',' ORDER BY id) FROM ingest_runs").rows
             == [["succeeded,unchanged"]])
     }
+
+    @Test(arguments: [
+        ("files/listings.xml", "    params: { status: A, type: RE }\n    auth: { api_key: { query: apikey, value: s3cr3tKey } }"),
+        ("lastmod/listings.xml", "    retries: { attempts: 1 }"),
+    ])
+    func aRemoteFeedKnownByItsFullRequestIsNotLoadedAgain(path: String, http: String) throws {
+        let server = try FetchServer.shared.get()
+        let database = try TestDatabase.fresh()
+        let config = try Self.pipeline(server.url(path), http: http)
+        var options = RunOptions()
+        options.conninfo = database
+        let first = try PipelineRunner(config: config, options: options).run()
+        #expect(first.status == .succeeded, "\(first.error ?? "")")
+        let second = try PipelineRunner(config: config, options: options).run()
+        #expect(second.status == .unchanged)
+        #expect(second.matchedRun == first.runID)
+        let stored = try Connection(database).execute("SELECT inputs::text FROM ingest_runs ORDER BY id").rows
+        #expect(stored.allSatisfy { !($0[0] ?? "").contains("s3cr3tKey") })
+        if http.contains("apikey") {
+            #expect(stored.first?.first??.contains("apikey=***") == true)
+        }
+    }
+
+    @Test func pagingStoppedByMaxPagesIsAnIncompleteDump() throws {
+        let server = try FetchServer.shared.get()
+        let database = try TestDatabase.fresh()
+        let key = FetchServer.key()
+        let config = try Self.pipeline(server.url("paged/\(key)"), http: """
+                paging: { param: page, start: 1, size_param: limit, size: 4, max_pages: 2 }
+            """)
+        var options = RunOptions()
+        options.conninfo = database
+        options.mode = .full
+        let summary = try PipelineRunner(config: config, options: options).run()
+        #expect(summary.status == .failed)
+        #expect(summary.failure == .refused)
+        #expect(summary.completeness.reasons == ["paging stopped at max_pages (2 pages)"])
+        #expect(summary.error == "error: dump is incomplete (paging stopped at max_pages (2 pages)); a full run "
+            + "withdraws only from a complete dump; set load.on_incomplete: incremental to upsert it anyway")
+    }
 }
