@@ -62,6 +62,22 @@ public enum Fetcher {
         return try HTTPRequestPlan(base: input.location, settings: settings, conditional: nil).location
     }
 
+    /// Why a local gzip file is damaged, if it is: it is decompressed to its end (output discarded). A damaged
+    /// stream yields garbage before zlib notices, so the parser often fails first; this names the real cause.
+    public static func gzipDamage(of input: InputFile) -> FetchError? {
+        guard !InputLocator.isURL(input.location), input.location != "-",
+              let raw = try? FileChunkSource(path: input.location),
+              let (source, _) = try? decoded(raw), source is GzipChunkSource else { return nil }
+        do {
+            while try source.next() != nil {}
+            return nil
+        } catch let error as FetchError {
+            return error
+        } catch {
+            return FetchError("\(input.location): \(error)")
+        }
+    }
+
     /// Reads a local file to its end without parsing it, for its size and sha256 (to skip an unchanged file).
     public static func identity(of input: InputFile) throws -> InputIdentity {
         let source = try FileChunkSource(path: input.location)

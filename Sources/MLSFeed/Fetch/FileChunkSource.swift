@@ -23,10 +23,12 @@ final class FileChunkSource: ChunkSource {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw FetchError("\(path): no such file or directory")
             }
-            guard !isDirectory.boolValue, let opened = FileHandle(forReadingAtPath: path) else {
-                throw FetchError("\(path): cannot open for reading")
+            guard !isDirectory.boolValue else { throw FetchError("\(path): is a directory, not a feed file") }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw FetchError("\(path): cannot open for reading (\(String(cString: strerror(errno))))")
             }
-            handle = opened
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             ownsHandle = true
         }
     }

@@ -24,6 +24,7 @@ final class XMLRecordReader: RecordReader {
 
     func feed(_ chunk: ArraySlice<UInt8>) throws {
         try run { parser in
+            if !sawContent { try sniff(chunk) }
             try parser.feed(chunk)
             handler.chunkEnded(parser)
         }
@@ -31,9 +32,37 @@ final class XMLRecordReader: RecordReader {
 
     func finish() throws {
         try run { parser in
+            if !sawContent {
+                throw InputError(fedBytes == 0 ? "the input is empty (0 bytes): not an XML document"
+                                 : "the input holds only whitespace: not an XML document",
+                                 at: SourcePosition(file: source, line: 1, column: 1))
+            }
             try parser.finish()
             try handler.finish(parser)
         }
+    }
+
+    /// Whether a byte other than whitespace (or a byte-order mark) was seen, and how many bytes came before it.
+    private var sawContent = false
+    private var fedBytes = 0
+
+    /// Refuses a document whose first character is not `<` (after a UTF-8 or UTF-16 byte-order mark and
+    /// whitespace): a binary file, JSON or CSV gets a message saying what it is not, not libxml2's "Document is
+    /// empty".
+    private func sniff(_ chunk: ArraySlice<UInt8>) throws {
+        for (offset, byte) in chunk.enumerated() {
+            let index = fedBytes + offset
+            if index < 3 && (byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0xFE || byte == 0xFF) { continue }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x00 { continue }
+            sawContent = true
+            guard byte == UInt8(ascii: "<") else {
+                let shown = chunk.dropFirst(offset).prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+                throw InputError("not an XML document: it starts with the bytes \(shown), not \"<\"",
+                                 at: SourcePosition(file: source, line: 1, column: 1))
+            }
+            break
+        }
+        fedBytes += chunk.count
     }
 
     func takeRecords() -> [RawRecord] {

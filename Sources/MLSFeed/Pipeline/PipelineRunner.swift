@@ -179,6 +179,11 @@ public final class PipelineRunner: @unchecked Sendable {
         }
 
         var failure = control.error
+        if let parseError = failure as? InputError, let damage = unit.lazy.compactMap(Fetcher.gzipDamage).first {
+            // The parser met the garbage a damaged gzip stream gave before zlib noticed: the file is the cause.
+            failure = FetchError(damage.message + " (the parser had stopped at decompressed line "
+                                 + "\(parseError.position.line))")
+        }
         if failure == nil, state.read > 0, Double(state.rejected) / Double(state.read) > config.maxRejectRatio {
             failure = RejectRatioExceeded(input: Self.name(of: unit), rejected: state.rejected, read: state.read,
                                           limit: config.maxRejectRatio)

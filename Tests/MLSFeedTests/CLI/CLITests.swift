@@ -85,6 +85,69 @@ import Testing
         #expect(result.stdout.contains("warning: \(feed.path): no <listing> elements (format.record)"))
     }
 
+    /// Inputs that are not feeds say what they are, each in its own words.
+    @Test func inputsThatAreNotFeedsSayWhatIsWrong() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inputs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data().write(to: dir.appendingPathComponent("empty.xml"))
+        // A gzip stream damaged in the middle: zlib only notices at its end, after the parser saw garbage.
+        let sample = try Data(contentsOf: CLI.packageRoot.appendingPathComponent("pipelines/data/sample.xml"))
+        let plain = dir.appendingPathComponent("damaged.xml")
+        try Data((0..<30).flatMap { _ in sample }).write(to: plain)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = [plain.path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        var compressed = [UInt8](try Data(contentsOf: dir.appendingPathComponent("damaged.xml.gz")))
+        compressed[2000] ^= 0x10
+        try Data(compressed).write(to: dir.appendingPathComponent("damaged.xml.gz"))
+
+        func firstError(_ input: String) throws -> String {
+            let result = try CLI.run(["run", "pipelines/sample.yaml", "--dry-run", "--input", input, "--no-progress"])
+            #expect(result.status == 1)
+            return result.stderr.split(separator: "\n").map(String.init).first { $0.contains("error:") } ?? ""
+        }
+        #expect(try firstError("/bin/ls")
+            == "/bin/ls:1:1: error: not an XML document: it starts with the bytes 7f 45 4c 46 02 01 01 00, not \"<\"")
+        #expect(try firstError(dir.path + "/empty.xml")
+            == "\(dir.path)/empty.xml:1:1: error: the input is empty (0 bytes): not an XML document")
+        #expect(try firstError(dir.path + "/damaged.xml.gz").hasPrefix(
+            "error: \(dir.path)/damaged.xml.gz: not a valid gzip file: "))
+    }
+
+    @Test func anUnreadableInputSaysWhy() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unreadable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = dir.appendingPathComponent("secret.xml")
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("pipelines/data/sample.xml"),
+                                         to: feed)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: feed.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        let process = Process()
+        // Root reads every file: the check runs as `nobody` then.
+        if geteuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", "nobody", "--", CLI.binary.path]
+        } else {
+            process.executableURL = CLI.binary
+            process.arguments = []
+        }
+        process.arguments! += ["run", CLI.packageRoot.appendingPathComponent("pipelines/sample.yaml").path,
+                               "--dry-run", "--input", feed.path, "--no-progress"]
+        process.currentDirectoryURL = dir
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("error: \(feed.path): cannot open for reading (Permission denied)"), "\(text)")
+    }
+
     @Test func dryRunOfTheSampleMatchesItsTruth() throws {
         let summaryPath = FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID().uuidString).json")
         let result = try CLI.run(["run", "sample", "--dry-run", "--summary-json", summaryPath.path])

@@ -6,7 +6,7 @@ import MLSFeed
     @Test(arguments: [ParseFixture.triples, ParseFixture.rets, ParseFixture.xml])
     func emptyInputIsAnError(settings: ParseSettings) throws {
         let reader = makeRecordReader(settings: settings, source: "empty.xml")
-        let empty = InputError("Document is empty (no root element)",
+        let empty = InputError("the input is empty (0 bytes): not an XML document",
                                at: SourcePosition(file: "empty.xml", line: 1, column: 1))
         #expect(throws: empty) {
             try reader.finish()
