@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every function takes already-trimmed, non-empty text and returns a value, `nil` for "unknown" (a `0`
 /// coordinate), or throws a `CoercionFailure` naming the rule. The plain forms (ISO timestamps, integers, money
-/// without separators) are read from the UTF-8 bytes without allocating.
+/// without separators) are read from the UTF-8 bytes with no allocation but the result string.
 public enum Coercion {
     /// `3`, `1,850`, `12.0`, `12.000`, `-1` → integer; `12.5`, `12.001`, `1,85` or `three` fail.
     public static func integer(_ raw: String) throws -> Int64 {
