@@ -6,8 +6,8 @@
 public struct StoredListings: Sendable {
     struct Entry: Sendable {
         var hash: UInt64
-        /// Seconds since the epoch; `Int64.min` when the listing has no modification timestamp.
-        var seconds: Int64
+        /// Microseconds since the epoch; `Int64.min` when the listing has no modification timestamp.
+        var microseconds: Int64
     }
 
     private var entries: [Entry] = []
@@ -18,10 +18,10 @@ public struct StoredListings: Sendable {
 
     public init() {}
 
-    /// A set of `(raw fingerprint, modification time in epoch seconds or nil)` pairs.
+    /// A set of `(raw fingerprint, modification time in epoch microseconds or nil)` pairs.
     public init<S: Sequence>(_ pairs: S) where S.Element == (UInt64, Int64?) {
         var builder = Builder()
-        for (hash, seconds) in pairs { builder.append(hash, seconds: seconds) }
+        for (hash, micros) in pairs { builder.append(hash, microseconds: micros) }
         self = builder.build()
     }
 
@@ -50,8 +50,8 @@ public struct StoredListings: Sendable {
             if entries[mid].hash < hash { low = mid + 1 } else { high = mid }
         }
         guard low < entries.count, entries[low].hash == hash else { return nil }
-        let seconds = entries[low].seconds
-        return StoredCopy(epochSeconds: seconds == .min ? nil : seconds)
+        let micros = entries[low].microseconds
+        return StoredCopy(epochMicroseconds: micros == .min ? nil : micros)
     }
 
     /// Collects entries (of a known count, when given) and sorts them once.
@@ -63,8 +63,8 @@ public struct StoredListings: Sendable {
             entries.reserveCapacity(expectedCount)
         }
 
-        public mutating func append(_ hash: UInt64, seconds: Int64?) {
-            entries.append(Entry(hash: hash, seconds: seconds ?? .min))
+        public mutating func append(_ hash: UInt64, microseconds: Int64?) {
+            entries.append(Entry(hash: hash, microseconds: microseconds ?? .min))
         }
 
         /// Counts an on-market listing that has no fingerprint (it is never recognised).
@@ -89,15 +89,18 @@ public struct StoredListings: Sendable {
 
 /// A record recognised as an unchanged copy of a stored listing: it needs no normalizing, only its key.
 public struct StoredCopy: Sendable, Hashable {
-    /// The stored listing's modification time, seconds since the epoch.
-    public var epochSeconds: Int64?
+    /// The stored listing's modification time, microseconds since the epoch (timestamptz keeps microseconds).
+    public var epochMicroseconds: Int64?
 
-    public init(epochSeconds: Int64?) {
-        self.epochSeconds = epochSeconds
+    public init(epochMicroseconds: Int64?) {
+        self.epochMicroseconds = epochMicroseconds
     }
 
     /// The modification timestamp in the canonical form `Value.timestamp` holds.
     public var modificationTimestamp: String? {
-        epochSeconds.map { Coercion.formatTimestamp(Int($0)) }
+        epochMicroseconds.map { micros in
+            let seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
+            return Coercion.formatTimestamp(Int(seconds), microseconds: Int(micros - seconds * 1_000_000))
+        }
     }
 }

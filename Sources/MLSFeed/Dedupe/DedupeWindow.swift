@@ -65,7 +65,7 @@ public struct DedupeWindow: Sendable {
     /// Newest `modification_timestamp` wins (a missing one is oldest); a tie goes to the later record.
     static func wins(_ t: String?, _ o: Int, over t0: String?, _ o0: Int) -> Bool {
         switch (t, t0) {
-        case let (a?, b?) where a != b: return a > b
+        case let (a?, b?) where a != b: return Value.timestamp(b, precedes: a)
         case (.some, nil): return true
         case (nil, .some): return false
         default: return o > o0

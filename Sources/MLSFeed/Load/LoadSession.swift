@@ -140,7 +140,7 @@ public final class LoadSession: @unchecked Sendable {
         // Every on-market listing, so the set also knows how many there are; those without a fingerprint
         // (`\N`) are only counted.
         try data.copyOut("""
-            COPY (SELECT raw_hash, extract(epoch FROM modification_timestamp)::bigint FROM listings
+            COPY (SELECT raw_hash, (extract(epoch FROM modification_timestamp) * 1000000)::bigint FROM listings
                   WHERE source = current_setting('mlsfeed.source') AND off_market_at IS NULL) TO STDOUT
             """) { line in
             guard let tab = line.firstIndex(of: 0x09) else {
@@ -153,9 +153,9 @@ public final class LoadSession: @unchecked Sendable {
             guard let hash = Int64(ascii: line[..<tab]) else {
                 throw LoadError("unreadable stored fingerprint row: \(String(decoding: line, as: UTF8.self))")
             }
-            let seconds = line[(tab + 1)...]
-            builder.append(UInt64(bitPattern: hash), seconds: seconds.elementsEqual("\\N".utf8) ? nil
-                           : Int64(ascii: seconds))
+            let micros = line[(tab + 1)...]
+            builder.append(UInt64(bitPattern: hash), microseconds: micros.elementsEqual("\\N".utf8) ? nil
+                           : Int64(ascii: micros))
         }
         return builder.build()
     }
@@ -168,7 +168,9 @@ public final class LoadSession: @unchecked Sendable {
         var seen: [Int] = []
         staged.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            if let t = record.modificationTimestamp, newestTimestamp.map({ t > $0 }) ?? true { newestTimestamp = t }
+            if let t = record.modificationTimestamp, newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
+                newestTimestamp = t
+            }
             if record.isStored, record.key != nil {
                 seen.append(index)
             } else {

@@ -1,6 +1,9 @@
 /// What coercion made of one mapped field.
 public enum FieldOutcome: Sendable, Hashable {
     case value(Value)
+    /// A value was read but broke `rule` in a way that keeps it (a date written with a time of day): the value is
+    /// used, and the issue counted like a bad optional value.
+    case kept(Value, raw: String, rule: String)
     /// No source key had a non-empty value (or the value means "unknown").
     case missing
     /// None of the field's source keys is in the record at all (not in the feed's columns or keys, or not in this

@@ -1,25 +1,32 @@
 import Foundation
 
 extension FieldMapping {
-    /// Coerces trimmed, non-empty raw text by this field's type, enum table and bounds.
-    /// Returns `nil` for a value that means "unknown" (a `0` coordinate).
-    public func coerce(_ raw: String, zone: TimeZone?) throws -> Value? {
+    /// The rule counted when a `date` field's text carries a time of day: the date is kept, the time dropped.
+    static let timeDroppedRule = "has a time of day, kept the date"
+
+    /// Coerces trimmed, non-empty raw text by this field's type, options, enum table and bounds.
+    /// Returns `nil` for a value that means "unknown" (a `0` coordinate). A value kept despite a flaw worth
+    /// counting (a date written with a time of day) sets `issue` to the rule; it stays nil otherwise.
+    package func coerce(_ raw: String, zone: TimeZone?, issue: inout String?) throws -> Value? {
         let value: Value?
         switch type {
         case .text: value = .text(raw)
         case .integer: value = .integer(try Coercion.integer(raw))
         case .decimal: value = .decimal(try Coercion.decimal(raw))
         case .money: value = .decimal(try Coercion.money(raw))
-        case .date: value = .date(try Coercion.date(raw))
-        case .timestamp: value = .timestamp(try Coercion.timestamp(raw, zone: zone))
+        case .date:
+            let date = try Coercion.date(raw, order: dateOrder)
+            if date.hadTime { issue = FieldMapping.timeDroppedRule }
+            value = .date(date.date)
+        case .timestamp: value = .timestamp(try Coercion.timestamp(raw, zone: zone, order: dateOrder))
         case .boolean: value = .boolean(try Coercion.boolean(raw))
         case .phone: value = .text(try Coercion.phone(raw))
         case .email: value = .text(try Coercion.email(raw))
-        case .postalCode: value = .text(try Coercion.postalCode(raw))
+        case .postalCode: value = .text(try Coercion.postalCode(raw, country: country))
         case .latitude: value = try Coercion.coordinate(raw, limit: 90).map(Value.double)
         case .longitude: value = try Coercion.coordinate(raw, limit: 180).map(Value.double)
         case .enum:
-            guard let word = enumValues[raw.lowercased()] else { throw CoercionFailure("unknown value") }
+            guard let word = enumValues[FieldMapping.enumKey(raw)] else { throw CoercionFailure("unknown value") }
             value = .text(word)
         }
         if let value, minimum != nil || maximum != nil, let number = value.number {

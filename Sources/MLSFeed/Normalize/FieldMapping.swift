@@ -14,11 +14,15 @@ public struct FieldMapping: Sendable, Hashable {
     /// Used when the field is missing (and, with `on_error: default`, when it is bad).
     public var defaultValue: Value?
     public var onError: OnError = .null
-    /// `enum` fields: lower-cased source word → canonical word.
+    /// `enum` fields: source word folded by `enumKey` → canonical word.
     public var enumValues: [String: String] = [:]
     /// Inclusive numeric bounds for integer, decimal and money fields.
     public var minimum: Double?
     public var maximum: Double?
+    /// `date` and `timestamp` fields: how a slashed date is ordered (`date_order`).
+    package var dateOrder: DateOrder = .mdy
+    /// `postal_code` fields: the countries whose codes are accepted (`country`).
+    package var country: PostalCountry = .usOrCanada
 
     public init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
                 onError: OnError? = nil, enumValues: [String: String] = [:], minimum: Double? = nil,
@@ -29,9 +33,30 @@ public struct FieldMapping: Sendable, Hashable {
         self.required = required
         self.defaultValue = defaultValue
         self.onError = onError ?? (required ? .reject : .null)
-        self.enumValues = enumValues
+        self.enumValues = Dictionary(enumValues.map { (FieldMapping.enumKey($0.key), $0.value) }) { first, _ in first }
         self.minimum = minimum
         self.maximum = maximum
+    }
+}
+
+extension FieldMapping {
+    /// The form an enum word is matched in: lower-cased, without spaces and underscores, so `ActiveUnderContract`,
+    /// `Active Under Contract` and `active_under_contract` are one word.
+    static func enumKey(_ word: String) -> String {
+        var text = word
+        let folded: String? = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let kept = bytes.reduce(0) { $0 + ($1 == 0x20 || $1 == 0x5F ? 0 : 1) }
+            return String(unsafeUninitializedCapacity: kept) { out in
+                var n = 0
+                for b in bytes where b != 0x20 && b != 0x5F {
+                    out[n] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                    n += 1
+                }
+                return n
+            }
+        }
+        return folded ?? word.lowercased().filter { $0 != " " && $0 != "_" }
     }
 }
 

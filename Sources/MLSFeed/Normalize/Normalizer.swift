@@ -121,7 +121,9 @@ public struct Normalizer: Sendable {
             removed += cleaned.removed
             if cleaned.text.isEmpty { continue }
             do {
-                guard let typed = try field.coerce(cleaned.text, zone: zone) else { return .missing }
+                var issue: String?
+                guard let typed = try field.coerce(cleaned.text, zone: zone, issue: &issue) else { return .missing }
+                if let issue { return .kept(typed, raw: value, rule: issue) }
                 return .value(typed)
             } catch let failure as CoercionFailure {
                 return .bad(raw: value, rule: failure.rule)

@@ -237,7 +237,7 @@ public final class PipelineRunner: @unchecked Sendable {
                                  + "\(failure.rule)")
             }
         }
-        return times.min()
+        return times.min { Value.timestamp($0, precedes: $1) }
     }
 
     // MARK: - Opening inputs

@@ -2,7 +2,7 @@
 public struct ValidatedBatch: Sendable {
     public var records: [NormalizedRecord] = []
     public var rejects: [Reject] = []
-    /// Bad optional values that became NULL or their default, per field and rule.
+    /// Bad optional values that became NULL or their default, and flawed values kept, per field and rule.
     public var issues = IssueTally()
     /// Why records were rejected, per field and rule.
     public var rejectReasons = IssueTally()
@@ -185,11 +185,15 @@ public struct Validator: Sendable {
     }
 
     /// The value a field ends with (nil = NULL), adding a reason when it rejects the record and an issue when a bad
-    /// optional value is dropped. `lenient` (embedded agents): nothing rejects; bad values become NULL.
+    /// optional value is dropped or a flawed value kept (`.kept`). `lenient` (embedded agents): nothing rejects; bad
+    /// values become NULL.
     private func resolve(_ field: FieldMapping, _ outcome: FieldOutcome, reasons: inout [RejectReason],
                          issues: inout IssueTally, prefix: String = "", lenient: Bool = false) -> Value? {
         switch outcome {
         case .value(let value):
+            return value
+        case .kept(let value, let raw, let rule):
+            issues.add(field: prefix + field.name, rule: rule, example: raw)
             return value
         case .missing:
             if let fallback = field.defaultValue { return fallback }

@@ -10,8 +10,8 @@ import Testing
         pairs += [(0, 5), (UInt64.max, 6), (1 << 48, 7), ((1 << 48) - 1, 8)]
         let stored = StoredListings(pairs)
         #expect(stored.count == pairs.count)
-        for (hash, seconds) in pairs {
-            #expect(stored.lookup(hash) == StoredCopy(epochSeconds: seconds))
+        for (hash, micros) in pairs {
+            #expect(stored.lookup(hash) == StoredCopy(epochMicroseconds: micros))
         }
         let present = Set(pairs.map(\.0))
         var absent = 0
@@ -22,5 +22,13 @@ import Testing
             absent += 1
         }
         #expect(StoredListings().lookup(0) == nil)
+    }
+
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00Z"), (1_500_000, "1970-01-01T00:00:01.5Z"), (-1, "1969-12-31T23:59:59.999999Z"),
+        (-1_000_000, "1969-12-31T23:59:59Z"), (1_406_655_997_263_000, "2014-07-29T17:46:37.263Z"),
+    ] as [(Int64, String)])
+    func storedTimesKeepTheirMicroseconds(micros: Int64, expected: String) {
+        #expect(StoredCopy(epochMicroseconds: micros).modificationTimestamp == expected)
     }
 }

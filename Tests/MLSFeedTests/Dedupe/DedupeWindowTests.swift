@@ -27,6 +27,13 @@ import Testing
         #expect(DedupeWindow.wins(t, o, over: t0, o0) == expected)
     }
 
+    @Test func aFractionOfASecondIsNewerThanTheWholeSecond() {
+        var window = DedupeWindow(capacity: 10)
+        #expect(window.offer(key: "1", timestamp: "2014-07-29T17:46:37.5Z", ordinal: 0) == .keep)
+        #expect(window.offer(key: "1", timestamp: "2014-07-29T17:46:37Z", ordinal: 1) == .drop)
+        #expect(window.offer(key: "1", timestamp: "2014-07-29T17:46:37.55Z", ordinal: 2) == .supersede)
+    }
+
     @Test func missingTimestampIsOldest() {
         #expect(DedupeWindow.wins("2020-01-01T00:00:00Z", 0, over: nil, 5))
         #expect(!DedupeWindow.wins(nil, 9, over: "2020-01-01T00:00:00Z", 5))

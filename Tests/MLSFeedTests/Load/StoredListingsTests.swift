@@ -12,16 +12,18 @@ import Testing
         let db = try TestDatabase.fresh()
         try F.load(db, [F.listing("A", modified: "2026-11-01T10:00:00Z", rawHash: 11),
                         F.listing("B", modified: "1969-12-31T23:59:59Z", rawHash: UInt64.max),
-                        F.listing("C", rawHash: nil), F.listing("D", rawHash: 44)])
+                        F.listing("C", rawHash: nil), F.listing("D", rawHash: 44),
+                        F.listing("E", modified: "2014-07-29T17:46:37.263457Z", rawHash: 66)])
         _ = try F.query(db, "UPDATE listings SET off_market_at = now() WHERE listing_id = 'D'")
         _ = try F.query(db, "UPDATE listings SET modification_timestamp = NULL, raw_hash = 55 WHERE listing_id = 'C'")
         let session = try LoadSession(conninfo: db, options: F.options())
         let stored = try session.storedListings()
-        #expect(stored.count == 3)
-        #expect(stored.onMarket == 3)
+        #expect(stored.count == 4)
+        #expect(stored.onMarket == 4)
         #expect(stored.lookup(11)?.modificationTimestamp == "2026-11-01T10:00:00Z")
         #expect(stored.lookup(UInt64.max)?.modificationTimestamp == "1969-12-31T23:59:59Z")
-        #expect(stored.lookup(55) == StoredCopy(epochSeconds: nil))
+        #expect(stored.lookup(66)?.modificationTimestamp == "2014-07-29T17:46:37.263457Z")
+        #expect(stored.lookup(55) == StoredCopy(epochMicroseconds: nil))
         #expect(stored.lookup(44) == nil)  // off market: staged and restored as usual if it comes back
         #expect(stored.lookup(12) == nil)
         session.fail("test over")

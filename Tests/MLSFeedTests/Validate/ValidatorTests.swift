@@ -104,6 +104,29 @@ import YAMLConfig
         ])
     }
 
+    /// A date written with a time of day keeps its date and is counted, and its record is not fingerprinted (a
+    /// recognised copy would not be read again, and its issue would go uncounted).
+    @Test func aValueKeptWithAnIssueIsUsedAndCounted() throws {
+        let yaml = """
+            entity: listing
+            fields:
+              listing_id: { from: id, type: text, required: true }
+              listing_contract_date: { from: listed, type: date, required: true }
+            """
+        let mapping = try Mapping(config: ConfigNode(YAMLDocument.parse(yaml, file: "m.yaml", environment: [:]),
+                                                     file: "m.yaml"))
+        var first = Self.record([("id", "1"), ("listed", "2008-09-01 10:30:00")])
+        first.rawHash = 7
+        var second = Self.record([("id", "2"), ("listed", "2008-09-02 00:00:00")], ordinal: 1)
+        second.rawHash = 8
+        let out = Validator(mapping: mapping).process(Normalizer(mapping: mapping, zone: nil).process([first, second]))
+        #expect(out.rejects.isEmpty)
+        #expect(out.records.map { $0.values["listing_contract_date"] } == [.date("2008-09-01"), .date("2008-09-02")])
+        #expect(out.records.map(\.rawHash) == [nil, 8])
+        #expect(out.issues.lines
+            == [#"listing_contract_date: 1 has a time of day, kept the date ("2008-09-01 10:30:00")"#])
+    }
+
     @Test func parserDefectRejectsWholeRecordKeepingRawFields() throws {
         let raw = Self.record([("mls_number", "230012346"), ("status", "Active")], line: 9,
                               defect: "values has 3 fields but keys has 4 (MLS 230012346)")
