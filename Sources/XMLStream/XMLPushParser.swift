@@ -42,6 +42,10 @@ public final class XMLPushParser {
     /// Interned names: libxml2 hands out names from its dictionary, so pointers repeat; verified by bytes.
     @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: (name: XMLName, bytes: [UInt8])] = [:]
     private var nameByString: [String: XMLName] = [:]
+    /// Interned names by id.
+    private var nameByID: [String] = []
+    /// The namespace URI of the start tag being reported, interned (valid during `startElement` only).
+    @exclusivity(unchecked) public private(set) var namespace: XMLName?
     /// Attributes of the start tag being reported (valid during `startElement` only).
     @exclusivity(unchecked) private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     @exclusivity(unchecked) private var currentAttributeCount = 0
@@ -118,8 +122,15 @@ public final class XMLPushParser {
         if let known = nameByString[string] { return known }
         let name = XMLName(id: nameByString.count, string: string)
         nameByString[string] = name
+        nameByID.append(string)
         return name
     }
+
+    /// How many names are interned: ids run from 0 to one less.
+    public var internedCount: Int { nameByID.count }
+
+    /// The interned name with id `id`.
+    public func internedName(_ id: Int) -> String { nameByID[id] }
 
     /// Forgets captured text, keeping the buffer's capacity.
     public func clearText() {
@@ -190,6 +201,26 @@ public final class XMLPushParser {
             if let attribute = attribute(at: index) { result.append(attribute) }
         }
         return result
+    }
+
+    /// During `startElement`: appends each attribute's value (decoded, UTF-8) to `bytes` and calls `body` with the
+    /// attribute's interned name and the range its value took, in document order. No String per attribute.
+    public func appendAttributes(to bytes: inout [UInt8], _ body: (XMLName, Range<Int>) -> Void) {
+        guard let attributes = currentAttributes else { return }
+        for index in 0..<currentAttributeCount {
+            guard let localName = attributes[index * 5], let start = attributes[index * 5 + 3],
+                  let end = attributes[index * 5 + 4] else { continue }
+            let from = bytes.count
+            let raw = UnsafeBufferPointer(start: start, count: end - start)
+            if raw.contains(UInt8(ascii: "&")) {
+                // Without entity substitution libxml2 hands every `&` of an attribute value over as `&#38;`.
+                let text = String(decoding: raw, as: UTF8.self).replacing("&#38;", with: "&")
+                bytes.append(contentsOf: text.utf8)
+            } else {
+                bytes.append(contentsOf: raw)
+            }
+            body(lookUp(localName), from..<bytes.count)
+        }
     }
 
     /// During `startElement`: the value of the attribute `name`, if the tag has it.
@@ -306,17 +337,19 @@ public final class XMLPushParser {
     }
 
     fileprivate func handleStart(
-        _ localName: UnsafePointer<xmlChar>?, _ count: Int32,
+        _ localName: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ count: Int32,
         _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard failure == nil, let localName else { return }
         currentAttributes = attributes
         currentAttributeCount = Int(count)
+        namespace = uri.map(lookUp)
         openLines.append(Int(context.pointee.input?.pointee.line ?? 0))
         sawElement = true
         defer {
             currentAttributes = nil
             currentAttributeCount = 0
+            namespace = nil
         }
         do { try delegate.startElement(lookUp(localName), parser: self) } catch { fail(error) }
     }
@@ -363,7 +396,7 @@ private func xmlStreamStartElement(
     _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
     _ attributeCount: Int32, _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
-    owner(context)._withUnsafeGuaranteedRef { $0.handleStart(localName, attributeCount, attributes) }
+    owner(context)._withUnsafeGuaranteedRef { $0.handleStart(localName, uri, attributeCount, attributes) }
 }
 
 private func xmlStreamEndElement(

@@ -10,23 +10,30 @@ extension Mapping {
     /// embedded_agent:
     ///   agent_mls_id: { from: la_id, type: text }
     /// ```
-    public init(config node: ConfigNode) throws {
-        try node.keys(allowed: ["entity", "fields", "embedded_agent"])
+    ///
+    /// `paths`: the feed has structure (nested XML), so every `from` is a path, checked here, whose prefixes must
+    /// be among `paths`' prefixes; nil for flat feeds, whose `from` are plain keys.
+    public init(config node: ConfigNode, paths: PathRules? = nil) throws {
+        try node.keys(allowed: ["entity", "fields", "embedded_agent", "embedded_agents"])
         let entity = try node["entity"]?.oneOf(Entity.allCases.map { ($0.rawValue, $0) }) ?? .listing
         guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
-        let fields = try Mapping.fields(fieldsNode, entity: entity)
+        let fields = try Mapping.fields(fieldsNode, entity: entity, paths: paths)
         guard fields.contains(where: { $0.name == entity.keyColumn }) else {
             throw fieldsNode.error("the mapping must place the key column \"\(entity.keyColumn)\"")
         }
-        var agent: [FieldMapping] = []
+        var agents: [AgentMapping] = []
         if let agentNode = node["embedded_agent"] {
             guard entity == .listing else { throw agentNode.error("only a listing mapping can embed an agent") }
-            agent = try Mapping.fields(agentNode, entity: .agent)
+            agents.append(AgentMapping(fields: try Mapping.fields(agentNode, entity: .agent, paths: paths)))
         }
-        self.init(entity: entity, fields: fields, embeddedAgent: agent)
+        if let list = node["embedded_agents"] {
+            guard entity == .listing else { throw list.error("only a listing mapping can embed agents") }
+            agents += try list.array().map { try AgentMapping(config: $0, paths: paths) }
+        }
+        self.init(entity: entity, fields: fields, embeddedAgents: agents)
     }
 
-    private static func fields(_ node: ConfigNode, entity: Entity) throws -> [FieldMapping] {
+    static func fields(_ node: ConfigNode, entity: Entity, paths: PathRules?) throws -> [FieldMapping] {
         let columns = Dictionary(uniqueKeysWithValues: entity.columns.map { ($0.name, $0) })
         return try node.entries().map { name, fieldNode in
             guard columns[name] != nil else {
@@ -34,8 +41,73 @@ extension Mapping {
                 let hint = Suggestion.closest(to: name, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
                 throw fieldNode.error("\"\(name)\" is not a column of \(entity.rawValue)s\(hint)")
             }
-            return try FieldMapping(name: name, config: fieldNode)
+            let field = try FieldMapping(name: name, config: fieldNode)
+            if let paths, let from = fieldNode["from"] {
+                for source in field.sources { try paths.check(source, at: from) }
+            }
+            return field
         }
+    }
+}
+
+/// How `from` paths of a structured feed are checked: their syntax, and that every prefix is declared.
+public struct PathRules: Sendable {
+    /// The prefixes `format.namespaces` declares.
+    public var prefixes: Set<String>
+
+    public init(prefixes: Set<String>) {
+        self.prefixes = prefixes
+    }
+
+    /// Throws at `node` when `text` is not a path, or uses an undeclared prefix.
+    func check(_ text: String, at node: ConfigNode) throws {
+        let path: RecordPath
+        do {
+            path = try RecordPath(parsing: text)
+        } catch {
+            throw node.error("\(quoted(text)) is not a path: \(error.message)")
+        }
+        for prefix in path.prefixes where !prefixes.contains(prefix) {
+            throw node.error("the path \(quoted(text)) uses the prefix \(quoted(prefix)), which format.namespaces "
+                             + "does not declare")
+        }
+    }
+}
+
+extension AgentMapping {
+    /// Reads one `embedded_agents` entry: `{ each, where, link, fields }`.
+    init(config node: ConfigNode, paths: PathRules?) throws {
+        try node.keys(allowed: ["each", "where", "link", "fields"])
+        guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
+        var each: String?
+        if let eachNode = node["each"] {
+            guard let paths else {
+                throw eachNode.error("\"each\" reads repeated elements: it needs a structured format (xml)")
+            }
+            let text = try eachNode.nonBlankString()
+            try paths.check(text, at: eachNode)
+            each = text
+        }
+        var conditions: [Condition] = []
+        if let whereNode = node["where"] {
+            guard each != nil else { throw whereNode.error("\"where\" only applies with \"each\"") }
+            for (path, value) in try whereNode.entries() {
+                try paths?.check(path, at: value)
+                conditions.append(Condition(path: path, value: try value.string()))
+            }
+        }
+        var link: String?
+        if let linkNode = node["link"] {
+            let column = try linkNode.string()
+            guard let index = Column.listingIndex[column], Column.listing[index].type == .text, index > 0 else {
+                let names = Column.listing.dropFirst().filter { $0.type == .text }.map(\.name)
+                let hint = Suggestion.closest(to: column, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                throw linkNode.error("\"\(column)\" is not a text column of listings\(hint)")
+            }
+            link = column
+        }
+        self.init(each: each, conditions: conditions, link: link,
+                  fields: try Mapping.fields(fieldsNode, entity: .agent, paths: paths))
     }
 }
 

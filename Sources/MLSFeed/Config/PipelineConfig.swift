@@ -63,6 +63,8 @@ extension PipelineConfig {
         }
 
         let parse = try ParseSettings(config: try root.required("format"))
+        var paths: PathRules?
+        if case .xml(let xml) = parse.format { paths = PathRules(prefixes: Set(xml.namespaces.keys)) }
 
         let mappingNode = try root.required("mapping")
         let mapping: Mapping
@@ -72,9 +74,9 @@ extension PipelineConfig {
                 throw mappingNode.error("mapping file \(quoted(mappingPath)) does not exist")
             }
             mapping = try Mapping(config: ConfigNode(try YAMLDocument.load(path: mappingPath, environment: environment),
-                                                     file: mappingPath))
+                                                     file: mappingPath), paths: paths)
         } else {
-            mapping = try Mapping(config: mappingNode)
+            mapping = try Mapping(config: mappingNode, paths: paths)
         }
         if mapping.hasTimestamps && zone == nil {
             throw sourceNode.error("the mapping has timestamp fields, so the source needs a time_zone")
@@ -146,9 +148,25 @@ extension ParseSettings {
             if let v = node["multi_value"] { r.multiValueColumns = Set(try v.stringList()) }
             format = .retsCompact(r)
         default:
-            try node.keys(allowed: common + ["record"])
+            try node.keys(allowed: common + ["record", "namespaces", "multi_value", "max_record_bytes"])
             var x = PlainXMLSettings()
-            if let v = node["record"] { x.recordElement = try v.string() }
+            if let v = node["record"] {
+                x.recordElement = try v.nonBlankString()
+                do {
+                    let path = try RecordPath(parsing: x.recordElement)
+                    guard path.attribute == nil, !path.steps.isEmpty,
+                          path.steps.allSatisfy({ $0.prefix == nil && $0.predicate == nil }) else {
+                        throw v.error("the record is an element name or a path of names, like Listings/Listing")
+                    }
+                } catch let error as RecordPathError {
+                    throw v.error("\(quoted(x.recordElement)) is not a path: \(error.message)")
+                }
+            }
+            if let v = node["namespaces"] {
+                for (prefix, uri) in try v.entries() { x.namespaces[prefix] = try uri.nonBlankString() }
+            }
+            if let v = node["multi_value"] { x.multiValue = try v.stringList() }
+            if let v = node["max_record_bytes"] { x.maxRecordBytes = try v.int(in: 1024...(1 << 30)) }
             format = .xml(x)
         }
         var encoding: String?

@@ -19,6 +19,15 @@ public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// How many of `columns` the first release had: every later column is appended, and counts in a row's content
+    /// hash only when it holds a value (see `ContentHash.of`), so rows written before it keep their hashes.
+    var firstReleaseColumns: Int {
+        switch self {
+        case .listing: return 32
+        case .agent: return 8
+        }
+    }
+
     /// The column that identifies a record within its source (always the first column).
     public var keyColumn: String {
         switch self {

@@ -17,9 +17,17 @@ public struct RETSSettings: Sendable, Hashable {
     public init() {}
 }
 
-/// The settings of a plain record `xml` feed.
+/// The settings of an `xml` feed: flat or nested records, read by the mapping's paths.
 public struct PlainXMLSettings: Sendable, Hashable {
+    /// The record element: a name, or a path of names (`REProperties/Residential/PropertyListing`) that the
+    /// element's ancestors must end with.
     public var recordElement: String = "listing"
+    /// Prefix → namespace URI, for prefixed path steps (`commons: http://rets.org/xsd/RETSCommons`).
+    public var namespaces: [String: String] = [:]
+    /// Element names whose values `extra` always holds as arrays, however many a record has.
+    public var multiValue: [String] = []
+    /// A record bigger than this (its text and attribute values) is rejected whole, with its position.
+    public var maxRecordBytes: Int = 16 << 20
 
     public init() {}
 }

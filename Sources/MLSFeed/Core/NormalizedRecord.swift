@@ -19,11 +19,15 @@ public struct NormalizedRecord: Sendable, Hashable {
     /// Columns (bit `i` for `columns[i]`) whose source keys the feed does not carry: the merge keeps their stored
     /// values (a new listing gets the value here: the field's default, or NULL). 0 for a full record.
     public var absent: UInt64 = 0
+    /// A structured record's unmapped content as a JSON object (then `extra` is empty); nil for flat records.
+    public var extraJSON: [UInt8]?
 
     public init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
-                contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0) {
+                contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0,
+                extraJSON: [UInt8]? = nil) {
         precondition(columns.count == entity.columns.count, "one value per column of \(entity.rawValue)")
         self.absent = absent
+        self.extraJSON = extraJSON
         self.rawHash = rawHash
         self.isStored = isStored
         self.entity = entity

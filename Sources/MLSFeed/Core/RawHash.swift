@@ -49,13 +49,35 @@ public struct RawHash: Sendable {
     public func of(_ fields: [RawField]) -> UInt64 {
         var hash = ContentHash()
         hash.mix(seed)
+        Self.mix(fields, into: &hash)
+        return hash.finalize64()
+    }
+
+    /// A record with whatever it holds besides fields: a structured record's unmapped content and repeated
+    /// elements count too.
+    public func of(_ record: RawRecord) -> UInt64 {
+        guard record.extraJSON != nil || !record.children.isEmpty else { return of(record.fields) }
+        var hash = ContentHash()
+        hash.mix(seed)
+        Self.mix(record.fields, into: &hash)
+        hash.mix(0xE1)
+        record.extraJSON?.withUnsafeBytes { hash.update($0) }
+        for child in record.children {
+            hash.mix(0xE2)
+            hash.mix(UInt64(child.mapping))
+            Self.mix(child.fields, into: &hash)
+            child.extraJSON.withUnsafeBytes { hash.update($0) }
+        }
+        return hash.finalize64()
+    }
+
+    private static func mix(_ fields: [RawField], into hash: inout ContentHash) {
         for field in fields {
             hash.update(field.key)
             hash.separator()
             hash.update(field.value)
             hash.separator()
         }
-        return hash.finalize64()
     }
 }
 
@@ -70,7 +92,14 @@ extension Mapping {
                     words.joined(separator: ","), field.dateOrder.rawValue, field.country.rawValue]
                 .joined(separator: "\u{1F}")
         }
-        return ([entity.rawValue] + fields.map(describe) + ["agent"] + embeddedAgent.map(describe))
+        let agents = embeddedAgents.map { agent in
+            // A mapping with one agent from the record's own keys reads exactly as before agents could repeat.
+            let head = agent.each == nil && agent.conditions.isEmpty && agent.link == nil ? ["agent"]
+                : ["agents", agent.each ?? "-", agent.link ?? "-"]
+                    + agent.conditions.map { "\($0.path)=\($0.value)" }
+            return (head + agent.fields.map(describe)).joined(separator: "\u{1E}")
+        }
+        return ([entity.rawValue] + fields.map(describe) + (agents.isEmpty ? ["agent"] : agents))
             .joined(separator: "\u{1E}")
     }
 }

@@ -16,7 +16,7 @@ public struct RawRecognizer: Sendable {
         hash = RawHash(mapping: mapping, zone: zone)
         self.pendingStored = stored
         let keyFields = mapping.fields.filter { $0.name == mapping.entity.keyColumn }
-        neededKeys = Set((keyFields + mapping.embeddedAgent).flatMap(\.sources))
+        neededKeys = Set((keyFields + mapping.recordAgents.flatMap(\.agent.fields)).flatMap(\.sources))
     }
 
     /// The stored listings, once read (blocks until then).

@@ -25,15 +25,19 @@ public struct Reject: Sendable, Hashable {
     public var ordinal: Int
     public var reasons: [RejectReason]
     public var raw: [RawField]
+    /// A structured record kept whole as JSON (elements as keys, `@attr` attributes, `#text` mixed text); nil for
+    /// flat records, whose `raw` fields are the whole record.
+    public var rawJSON: [UInt8]?
 
     public init(entity: Entity, key: String?, position: SourcePosition, ordinal: Int, reasons: [RejectReason],
-                raw: [RawField]) {
+                raw: [RawField], rawJSON: [UInt8]? = nil) {
         self.entity = entity
         self.key = key
         self.position = position
         self.ordinal = ordinal
         self.reasons = reasons
         self.raw = raw
+        self.rawJSON = rawJSON
     }
 
     /// `file:line:col: error: MLS 230012345: list_price: not a price ("call agent"); ...`

@@ -239,7 +239,8 @@ public final class LoadSession: @unchecked Sendable {
                                      reject.position.file, String(reject.position.line),
                                      String(reject.position.column), String(reject.ordinal),
                                      TextArray.literal(reject.reasons.map(\.description)),
-                                     JSONText.pairs(reject.raw)])
+                                     reject.rawJSON.map { String(decoding: $0, as: UTF8.self) }
+                                        ?? JSONText.pairs(reject.raw)])
             }
         }
     }

@@ -52,9 +52,13 @@ enum StagingTables {
                       extra: inout JSONText.ObjectWriter, json: inout [UInt8], to writer: CopyWriter) throws {
         writer.field(first)
         for value in record.columns { writer.field(value?.sqlText) }
-        json.removeAll(keepingCapacity: true)
-        extra.append(record.extra, to: &json)
-        writer.field(bytes: json)
+        if let extraJSON = record.extraJSON {
+            writer.field(bytes: extraJSON)
+        } else {
+            json.removeAll(keepingCapacity: true)
+            extra.append(record.extra, to: &json)
+            writer.field(bytes: json)
+        }
         writer.field(record.contentHash.isEmpty ? nil : record.contentHash)
         if record.entity == .listing { writer.field(record.rawHash.map { String(Int64(bitPattern: $0)) }) }
         if record.entity == .listing && staging { writer.field(String(Int64(bitPattern: record.absent))) }

@@ -13,6 +13,23 @@ public enum FieldOutcome: Sendable, Hashable {
     case bad(raw: String, rule: String)
 }
 
+/// An agent embedded in a listing, coerced: which `embedded_agents` entry made it, its field outcomes (parallel to
+/// the entry's fields), and the fingerprint of its raw content (equal fingerprints, equal agents).
+public struct CoercedAgent: Sendable, Hashable {
+    public var mapping: Int
+    public var outcomes: [FieldOutcome]
+    public var fingerprint: UInt64
+    /// The repeated element's unmapped content (nil for an agent read from the record's own keys).
+    public var extraJSON: [UInt8]?
+
+    public init(mapping: Int, outcomes: [FieldOutcome], fingerprint: UInt64, extraJSON: [UInt8]? = nil) {
+        self.mapping = mapping
+        self.outcomes = outcomes
+        self.fingerprint = fingerprint
+        self.extraJSON = extraJSON
+    }
+}
+
 /// A record after the normalize stage: one outcome per mapped field, the unplaced keys, and the raw record.
 public struct CoercedRecord: Sendable, Hashable {
     public var entity: Entity
@@ -20,21 +37,18 @@ public struct CoercedRecord: Sendable, Hashable {
     public var outcomes: [FieldOutcome]
     public var extra: [RawField]
     public var raw: RawRecord
-    /// The agent embedded in a listing, if the mapping has embedded-agent fields.
-    public var embeddedAgent: [FieldOutcome]?
-    /// The raw fingerprint of the embedded agent's fields: equal fingerprints, equal agents.
-    public var agentFingerprint: UInt64?
+    /// The agents embedded in a listing, in mapping order (and document order within an entry).
+    public var agents: [CoercedAgent]
     /// Control characters removed from this record's values.
     public var removedCharacters: Int
 
     public init(entity: Entity, outcomes: [FieldOutcome], extra: [RawField], raw: RawRecord,
-                embeddedAgent: [FieldOutcome]? = nil, agentFingerprint: UInt64? = nil, removedCharacters: Int = 0) {
+                agents: [CoercedAgent] = [], removedCharacters: Int = 0) {
         self.entity = entity
         self.outcomes = outcomes
         self.extra = extra
         self.raw = raw
-        self.embeddedAgent = embeddedAgent
-        self.agentFingerprint = agentFingerprint
+        self.agents = agents
         self.removedCharacters = removedCharacters
     }
 }

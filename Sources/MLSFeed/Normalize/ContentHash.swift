@@ -69,19 +69,23 @@ struct ContentHash {
 }
 
 extension ContentHash {
-    /// The hash of a row's typed values in column order (nil = NULL) and its `extra` fields.
-    /// Numbers are hashed by their bits, text by its UTF-8 bytes, each with a type tag. A record that does not carry
-    /// every column (`absent`, see `NormalizedRecord.absent`) mixes its mask in first, so a partial record never
-    /// hashes like a full one; a full record's hash is the same as before masks existed.
-    static func of(columns: [Value?], extra: [RawField], absent: UInt64 = 0) -> String {
+    /// The hash of a row's typed values in column order (nil = NULL) and its `extra` (fields, or a structured
+    /// record's JSON). Numbers are hashed by their bits, text by its UTF-8 bytes, each with a type tag.
+    ///
+    /// Stable as the schema grows: a record that does not carry every column (`absent`, see
+    /// `NormalizedRecord.absent`) mixes its mask in first, and a column added after the first release
+    /// (`Entity.firstReleaseColumns`) counts only when it holds a value, so existing rows keep their hashes.
+    static func of(_ entity: Entity, columns: [Value?], extra: [RawField], absent: UInt64 = 0,
+                   extraJSON: [UInt8]? = nil) -> String {
         var hash = ContentHash()
         if absent != 0 {
             hash.mix(0xAB)
             hash.mix(absent)
         }
-        for value in columns {
+        let always = entity.firstReleaseColumns
+        for (index, value) in columns.enumerated() {
             switch value {
-            case nil: hash.mix(0xA0)
+            case nil: if index < always { hash.mix(0xA0) }
             case .text(let s)?: hash.mix(0xA1); hash.update(s)
             case .decimal(let s)?: hash.mix(0xA2); hash.update(s)
             case .date(let s)?: hash.mix(0xA3); hash.update(s)
@@ -90,12 +94,17 @@ extension ContentHash {
             case .double(let d)?: hash.mix(0xA6); hash.mix(d.bitPattern)
             case .boolean(let b)?: hash.mix(b ? 0xA7 : 0xA8)
             }
+            if index >= always && value != nil { hash.mix(0xAC &+ UInt64(index)) }
         }
         for field in extra {
             hash.separator()
             hash.update(field.key)
             hash.separator()
             hash.update(field.value)
+        }
+        if let extraJSON {
+            hash.mix(0xAD)
+            extraJSON.withUnsafeBytes { hash.update($0) }
         }
         return hash.finalize()
     }
@@ -104,6 +113,6 @@ extension ContentHash {
 extension NormalizedRecord {
     /// The content hash of the typed values (in column order) and `extra`; position and ordinal are not content.
     func computeContentHash() -> String {
-        ContentHash.of(columns: columns, extra: extra, absent: absent)
+        ContentHash.of(entity, columns: columns, extra: extra, absent: absent, extraJSON: extraJSON)
     }
 }

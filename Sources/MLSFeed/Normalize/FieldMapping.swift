@@ -60,27 +60,39 @@ extension FieldMapping {
     }
 }
 
-/// A pipeline's mapping: the fields of its record entity and, optionally, an agent embedded in each listing.
+/// A pipeline's mapping: the fields of its record entity and the agents embedded in each listing.
 public struct Mapping: Sendable, Hashable {
     /// What each source record is: a listing, or (roster feeds) an agent.
     public var entity: Entity
     public var fields: [FieldMapping]
-    /// Agent fields carried inside listing records (`la_first_name`, ...), made into agent records.
-    public var embeddedAgent: [FieldMapping]
+    /// Agents carried inside listing records, made into agent records: from the record's own keys
+    /// (`la_first_name`, ...) or from repeated elements (`ListingParticipants/Participant`).
+    public var embeddedAgents: [AgentMapping]
 
-    public init(entity: Entity, fields: [FieldMapping], embeddedAgent: [FieldMapping] = []) {
+    public init(entity: Entity, fields: [FieldMapping], embeddedAgents: [AgentMapping] = []) {
         self.entity = entity
         self.fields = fields
-        self.embeddedAgent = embeddedAgent
+        self.embeddedAgents = embeddedAgents
     }
 
-    /// Every source key some field reads: these never go to `extra`.
+    /// A mapping with one agent read from the record's own keys (`embedded_agent:`).
+    public init(entity: Entity, fields: [FieldMapping], embeddedAgent: [FieldMapping]) {
+        self.init(entity: entity, fields: fields,
+                  embeddedAgents: embeddedAgent.isEmpty ? [] : [AgentMapping(fields: embeddedAgent)])
+    }
+
+    /// Every source key some field reads from the record itself: these never go to `extra`.
     public var placedKeys: Set<String> {
-        Set(fields.flatMap(\.sources) + embeddedAgent.flatMap(\.sources))
+        Set(fields.flatMap(\.sources) + embeddedAgents.filter { $0.each == nil }.flatMap(\.fields).flatMap(\.sources))
     }
 
     /// Whether any field needs the source's time zone.
     public var hasTimestamps: Bool {
-        (fields + embeddedAgent).contains { $0.type == .timestamp }
+        (fields + embeddedAgents.flatMap(\.fields)).contains { $0.type == .timestamp }
+    }
+
+    /// The embedded agents read from the record's own keys, with their index in `embeddedAgents`.
+    var recordAgents: [(index: Int, agent: AgentMapping)] {
+        embeddedAgents.enumerated().filter { $0.element.each == nil }.map { ($0.offset, $0.element) }
     }
 }

@@ -6,8 +6,8 @@ struct KeyLayout {
     private(set) var keys: [String] = []
     /// For each mapping field, the positions of its source keys: source order first, then position order.
     private(set) var fieldPositions: [[Int]] = []
-    /// The same for embedded-agent fields.
-    private(set) var agentPositions: [[Int]] = []
+    /// The same for the fields of each agent read from the record's own keys (`Mapping.recordAgents` order).
+    private(set) var agentPositions: [[[Int]]] = []
     /// Positions of fields no mapping field reads (the `extra` candidates).
     private(set) var extraPositions: [Int] = []
 
@@ -15,11 +15,21 @@ struct KeyLayout {
     mutating func adopt(_ fields: [RawField], mapping: Mapping, placed: Set<String>) {
         if fields.count == keys.count && zip(fields, keys).allSatisfy({ $0.key == $1 }) { return }
         keys = fields.map(\.key)
+        let byKey = Self.positions(of: keys)
+        fieldPositions = mapping.fields.map { Self.positions($0, in: byKey) }
+        agentPositions = mapping.recordAgents.map { $0.agent.fields.map { Self.positions($0, in: byKey) } }
+        extraPositions = keys.indices.filter { !placed.contains(keys[$0]) }
+    }
+
+    /// Key → its positions in `keys`.
+    static func positions(of keys: [String]) -> [String: [Int]] {
         var byKey: [String: [Int]] = [:]
         for (i, key) in keys.enumerated() { byKey[key, default: []].append(i) }
-        func positions(_ field: FieldMapping) -> [Int] { field.sources.flatMap { byKey[$0] ?? [] } }
-        fieldPositions = mapping.fields.map(positions)
-        agentPositions = mapping.embeddedAgent.map(positions)
-        extraPositions = keys.indices.filter { !placed.contains(keys[$0]) }
+        return byKey
+    }
+
+    /// The positions of `field`'s source keys, in source order.
+    static func positions(_ field: FieldMapping, in byKey: [String: [Int]]) -> [Int] {
+        field.sources.flatMap { byKey[$0] ?? [] }
     }
 }

@@ -41,7 +41,7 @@ public struct Normalizer: Sendable {
         return batch.map { raw in
             var raw = raw
             if let recognizer, let stored, raw.rawHash == nil, raw.defect == nil {
-                let hash = recognizer.hash.of(raw.fields)
+                let hash = recognizer.hash.of(raw)
                 raw.rawHash = hash
                 raw.stored = stored.lookup(hash)
             }
@@ -50,33 +50,69 @@ public struct Normalizer: Sendable {
         }
     }
 
-    /// The embedded agent's outcomes (nil when the mapping has none), from the memo when its raw fields were seen.
-    private func agentOutcomes(_ raw: RawRecord, _ layout: KeyLayout, removed: inout Int, agents: inout AgentMemo)
-        -> (outcomes: [FieldOutcome], fingerprint: UInt64)? {
-        guard !mapping.embeddedAgent.isEmpty else { return nil }
-        var hash = ContentHash()
-        for positions in layout.agentPositions {
-            for position in positions {
-                hash.update(raw.fields[position].value)
+    /// The agents embedded in `raw`, from the memo when their raw content was seen: one per agent read from the
+    /// record's own keys, then one per repeated element (`RawChild`) of each `each:` entry.
+    private func agentOutcomes(_ raw: RawRecord, _ layout: KeyLayout, removed: inout Int,
+                               agents: inout AgentMemo) -> [CoercedAgent] {
+        var result: [CoercedAgent] = []
+        for (slot, (index, agent)) in mapping.recordAgents.enumerated() {
+            var hash = ContentHash()
+            hash.mix(UInt64(index))
+            for positions in layout.agentPositions[slot] {
+                for position in positions {
+                    hash.update(raw.fields[position].value)
+                    hash.separator()
+                }
+                hash.mix(0xA9)
+            }
+            let fingerprint = hash.finalize64()
+            let outcomes = memoized(fingerprint, removed: &removed, agents: &agents) { agentRemoved in
+                zip(agent.fields, layout.agentPositions[slot]).map {
+                    outcome(of: $0, at: $1, in: raw, removed: &agentRemoved)
+                }
+            }
+            result.append(CoercedAgent(mapping: index, outcomes: outcomes, fingerprint: fingerprint))
+        }
+        for child in raw.children {
+            let agent = mapping.embeddedAgents[child.mapping]
+            var hash = ContentHash()
+            hash.mix(UInt64(child.mapping) | 0x100)
+            for field in child.fields {
+                hash.update(field.key)
+                hash.separator()
+                hash.update(field.value)
                 hash.separator()
             }
-            hash.mix(0xA9)
+            child.extraJSON.withUnsafeBytes { hash.update($0) }
+            let fingerprint = hash.finalize64()
+            let outcomes = memoized(fingerprint, removed: &removed, agents: &agents) { agentRemoved in
+                let byKey = KeyLayout.positions(of: child.fields.map(\.key))
+                let childRecord = RawRecord(fields: child.fields, position: raw.position, ordinal: raw.ordinal)
+                return agent.fields.map {
+                    outcome(of: $0, at: KeyLayout.positions($0, in: byKey), in: childRecord, removed: &agentRemoved)
+                }
+            }
+            result.append(CoercedAgent(mapping: child.mapping, outcomes: outcomes, fingerprint: fingerprint,
+                                       extraJSON: child.extraJSON))
         }
-        let fingerprint = hash.finalize64()
-        if let known = agents[fingerprint] {
-            removed += known.removed
-            return (known.outcomes, fingerprint)
-        }
-        var agentRemoved = 0
-        let outcomes = zip(mapping.embeddedAgent, layout.agentPositions).map {
-            outcome(of: $0, at: $1, in: raw, removed: &agentRemoved)
-        }
-        agents.store((outcomes, agentRemoved), for: fingerprint)
-        removed += agentRemoved
-        return (outcomes, fingerprint)
+        return result
     }
 
-    /// A recognised copy of a stored listing: only its key (the one outcome) and its embedded agent are coerced.
+    /// The outcomes memoized under `fingerprint`, or made by `make` (which counts the characters it removed).
+    private func memoized(_ fingerprint: UInt64, removed: inout Int, agents: inout AgentMemo,
+                          make: (inout Int) -> [FieldOutcome]) -> [FieldOutcome] {
+        if let known = agents[fingerprint] {
+            removed += known.removed
+            return known.outcomes
+        }
+        var agentRemoved = 0
+        let outcomes = make(&agentRemoved)
+        agents.store((outcomes, agentRemoved), for: fingerprint)
+        removed += agentRemoved
+        return outcomes
+    }
+
+    /// A recognised copy of a stored listing: only its key (the one outcome) and its embedded agents are coerced.
     func coerceStored(_ raw: RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         layout.adopt(raw.fields, mapping: mapping, placed: placed)
         var removed = 0
@@ -85,19 +121,19 @@ public struct Normalizer: Sendable {
             outcomes.append(outcome(of: mapping.fields[keyField], at: layout.fieldPositions[keyField], in: raw,
                                     removed: &removed))
         }
-        let agent = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
-        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw,
-                             embeddedAgent: agent?.outcomes, agentFingerprint: agent?.fingerprint,
+        let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw, agents: agents,
                              removedCharacters: removed)
     }
 
     func coerce(_ raw: RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         layout.adopt(raw.fields, mapping: mapping, placed: placed)
         var extra: [RawField] = []
-        for i in layout.extraPositions where !raw.fields[i].value.isEmpty { extra.append(raw.fields[i]) }
+        if raw.extraJSON == nil {
+            for i in layout.extraPositions where !raw.fields[i].value.isEmpty { extra.append(raw.fields[i]) }
+        }
         if raw.defect != nil {
-            return CoercedRecord(entity: mapping.entity, outcomes: [], extra: extra, raw: raw, embeddedAgent: nil,
-                                 removedCharacters: 0)
+            return CoercedRecord(entity: mapping.entity, outcomes: [], extra: extra, raw: raw, removedCharacters: 0)
         }
         var removed = 0
         var outcomes: [FieldOutcome] = []
@@ -105,9 +141,8 @@ public struct Normalizer: Sendable {
         for (field, positions) in zip(mapping.fields, layout.fieldPositions) {
             outcomes.append(outcome(of: field, at: positions, in: raw, removed: &removed))
         }
-        let agent = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
-        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: raw,
-                             embeddedAgent: agent?.outcomes, agentFingerprint: agent?.fingerprint,
+        let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: raw, agents: agents,
                              removedCharacters: removed)
     }
 

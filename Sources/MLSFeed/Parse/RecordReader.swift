@@ -30,6 +30,21 @@ public struct ParseReport: Sendable, Hashable {
     /// Set when the document held no record at all: says which element was looked for. Not a warning by itself
     /// (the last page of a paged source is empty on purpose); the runner decides.
     public var noRecords: String?
+    /// For a structured feed, per mapping path: in how many records it matched, and in how many more than once.
+    public var pathMatches: [String: PathMatches] = [:]
 
     public init() {}
+}
+
+/// How often a mapping path matched in the records of a structured feed.
+public struct PathMatches: Sendable, Hashable {
+    /// Records in which the path matched.
+    public var records = 0
+    /// Records in which it matched more than once (a scalar field takes the first match).
+    public var repeated = 0
+
+    public init(records: Int = 0, repeated: Int = 0) {
+        self.records = records
+        self.repeated = repeated
+    }
 }

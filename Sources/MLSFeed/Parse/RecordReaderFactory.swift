@@ -1,15 +1,18 @@
 import Foundation
 
 /// A reader for `settings.format`; `source` (file name, URL or `-`) names the input in positions and messages.
+/// Structured formats read the values `mapping`'s paths name (without one, everything goes to `extra`).
 /// With a `recognizer`, triples records get their raw fingerprint and stored listings are recognised while
 /// splitting (the other formats leave that to the normalizer, which has their fields).
-public func makeRecordReader(settings: ParseSettings, source: String, recognizer: RawRecognizer? = nil)
-    -> RecordReader {
+public func makeRecordReader(settings: ParseSettings, source: String, mapping: Mapping? = nil,
+                             recognizer: RawRecognizer? = nil) -> RecordReader {
     let handler: any RecordHandler
     switch settings.format {
     case .triples(let triples): handler = TriplesHandler(settings: triples, source: source, recognizer: recognizer)
     case .retsCompact(let rets): handler = RETSCompactHandler(settings: rets, source: source)
-    case .xml(let plain): handler = PlainXMLHandler(settings: plain, source: source)
+    case .xml(let xml):
+        handler = StructuredXMLHandler(settings: xml, mapping: mapping ?? Mapping(entity: .listing, fields: []),
+                                       source: source)
     }
     return XMLRecordReader(handler: handler, settings: settings, source: source)
 }

@@ -72,7 +72,11 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
             guard let value else { continue }
             members.append(JSONText.string(column.name) + ":" + json(value))
         }
-        if !record.extra.isEmpty { members.append("\"extra\":" + JSONText.object(record.extra)) }
+        if let extraJSON = record.extraJSON, extraJSON != Array("{}".utf8) {
+            members.append("\"extra\":" + String(decoding: extraJSON, as: UTF8.self))
+        } else if !record.extra.isEmpty {
+            members.append("\"extra\":" + JSONText.object(record.extra))
+        }
         members.append("\"content_hash\":\"\(record.contentHash)\"")
         return "{" + members.joined(separator: ",") + "}"
     }
@@ -83,7 +87,8 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         if let key = reject.key { members.append("\"key\":" + JSONText.string(key)) }
         members.append("\"reasons\":[" + reject.reasons.map { JSONText.string($0.description) }.joined(separator: ",")
                        + "]")
-        members.append("\"raw\":" + JSONText.pairs(reject.raw))
+        members.append("\"raw\":" + (reject.rawJSON.map { String(decoding: $0, as: UTF8.self) }
+            ?? JSONText.pairs(reject.raw)))
         return "{" + members.joined(separator: ",") + "}"
     }
 

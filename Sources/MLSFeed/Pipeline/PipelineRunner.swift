@@ -152,7 +152,8 @@ public final class PipelineRunner: @unchecked Sendable {
 
         summary.read = state.read
         summary.rejected = state.rejected
-        summary.warnings = state.warnings
+        summary.warnings = state.warnings + PathWarnings.lines(mapping: config.mapping, matches: state.pathMatches,
+                                                               records: state.read)
         summary.issues = state.issues.lines
         summary.rejectReasons = state.rejectReasons.lines
         summary.sampleRejects = state.sampleRejects
@@ -167,7 +168,7 @@ public final class PipelineRunner: @unchecked Sendable {
         totals.rejected = state.rejected
         totals.droppedDuplicates = state.windowDuplicates
         totals.inputs = summary.identities.isEmpty ? totals.inputs : summary.identities
-        totals.warnings = state.warnings
+        totals.warnings = summary.warnings
         totals.sampleRejects = state.sampleRejects
         totals.removedCharacters = state.removedCharacters
         totals.completeness = summary.completeness
@@ -415,7 +416,8 @@ public final class PipelineRunner: @unchecked Sendable {
                 let t0 = monotonicSeconds()
                 if reader == nil {
                     let name = documents.value[chunk.document]?.name ?? Self.name(of: unit)
-                    reader = makeRecordReader(settings: config.parse, source: name, recognizer: recognizer)
+                    reader = makeRecordReader(settings: config.parse, source: name, mapping: config.mapping,
+                                              recognizer: recognizer)
                     documentStart = ordinal + pending.count
                 }
                 // Busy time is the parsing only: waiting on a full queue downstream is not the parser's.
@@ -438,6 +440,7 @@ public final class PipelineRunner: @unchecked Sendable {
                     if let none = report.noRecords, !document.laterPage { warnings.append(none) }
                     state.addWarnings(warnings.map { "\(document.name): \($0)" })
                     state.addRemoved(report.sanitizedCharacters)
+                    state.addPathMatches(report.pathMatches)
                     state.addPart(Completeness.Part(name: document.name, records: count,
                                                     declaredCount: report.declaredCount, maxRows: report.maxRows,
                                                     truncated: report.truncated), generated: report.generated)

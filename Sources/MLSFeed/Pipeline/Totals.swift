@@ -29,6 +29,18 @@ final class Totals: @unchecked Sendable {
     func addWarnings(_ w: [String]) { locked { warnings += w } }
     func setWindowDuplicates(_ n: Int) { locked { windowDuplicates = n } }
 
+    /// Per mapping path of a structured feed: matches over the documents read so far.
+    private(set) var pathMatches: [String: PathMatches] = [:]
+
+    func addPathMatches(_ matches: [String: PathMatches]) {
+        locked {
+            for (path, counts) in matches {
+                pathMatches[path, default: PathMatches()].records += counts.records
+                pathMatches[path, default: PathMatches()].repeated += counts.repeated
+            }
+        }
+    }
+
     /// Records a document read to its end.
     func addPart(_ part: Completeness.Part, generated header: String?) {
         locked {

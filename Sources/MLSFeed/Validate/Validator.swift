@@ -16,9 +16,11 @@ public struct ValidatedBatch: Sendable {
 /// A bad record becomes a `Reject` carrying every reason at once and its raw fields; the run goes on.
 public struct Validator: Sendable {
     public let mapping: Mapping
-    /// For each mapping field (and embedded-agent field), its column's index in the entity's column order.
+    /// For each mapping field (and each embedded agent's field), its column's index in the entity's column order.
     private let fieldColumns: [Int]
-    private let agentColumns: [Int]
+    private let agentColumns: [[Int]]
+    /// For each embedded agent, the listing column its first agent's id fills (`link:`), if any.
+    private let linkColumns: [Int?]
     private let keyField: FieldMapping?
 
     public init(mapping: Mapping) {
@@ -28,7 +30,8 @@ public struct Validator: Sendable {
             return fields.map { index[$0.name]! }
         }
         fieldColumns = indexes(mapping.fields, mapping.entity)
-        agentColumns = indexes(mapping.embeddedAgent, .agent)
+        agentColumns = mapping.embeddedAgents.map { indexes($0.fields, .agent) }
+        linkColumns = mapping.embeddedAgents.map { $0.link.flatMap { Column.listingIndex[$0] } }
         keyField = mapping.fields.first { $0.name == mapping.entity.keyColumn }
     }
 
@@ -72,7 +75,8 @@ public struct Validator: Sendable {
             out.rejectReasons.add(field: "record", rule: ruleClass(defect), example: nil)
             out.rejects.append(Reject(entity: mapping.entity, key: key.map(TextCleaner.trim),
                                       position: record.raw.position,
-                                      ordinal: record.raw.ordinal, reasons: [reason], raw: record.raw.fields))
+                                      ordinal: record.raw.ordinal, reasons: [reason], raw: record.raw.fields,
+                                      rawJSON: record.raw.tree?.json))
             return
         }
         if let copy = record.raw.stored {
@@ -97,19 +101,30 @@ public struct Validator: Sendable {
                 out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
             }
             out.rejects.append(Reject(entity: mapping.entity, key: key, position: record.raw.position,
-                                      ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields))
+                                      ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields,
+                                      rawJSON: record.raw.tree?.json))
             return
         }
         if !issues.isEmpty { out.issues.merge(issues) }
+        let made = embeddedAgents(of: record, into: &out, agents: &agents)
+        // `link:` fills the listing column with the first agent of the entry, unless the mapping filled it.
+        for (mapping, column) in linkColumns.enumerated() {
+            guard let column, ordered[column] == nil,
+                  let first = made.first(where: { $0.mapping == mapping })?.agent.key else { continue }
+            ordered[column] = .text(first)
+            absent &= ~(1 << UInt64(column))
+        }
         // Only a record read without warnings may be recognised next time: a recognised one is not read again,
         // and its warnings would go uncounted.
         let clean = issues.isEmpty && record.removedCharacters == 0
+        let extraJSON = record.raw.extraJSON
         out.records.append(NormalizedRecord(entity: mapping.entity, columns: ordered, extra: record.extra,
                                             position: record.raw.position, ordinal: record.raw.ordinal,
-                                            contentHash: ContentHash.of(columns: ordered, extra: record.extra,
-                                                                        absent: absent),
-                                            rawHash: clean ? record.raw.rawHash : nil, absent: absent))
-        if let agent = embeddedAgent(of: record, into: &out, agents: &agents) { out.records.append(agent) }
+                                            contentHash: ContentHash.of(mapping.entity, columns: ordered, extra: record.extra,
+                                                                        absent: absent, extraJSON: extraJSON),
+                                            rawHash: clean ? record.raw.rawHash : nil, absent: absent,
+                                            extraJSON: extraJSON))
+        out.records += made.compactMap { $0.passed ? $0.agent : nil }
     }
 
     /// A recognised copy of a stored listing: its key and stored modification timestamp (for dedupe and the
@@ -130,7 +145,8 @@ public struct Validator: Sendable {
                 out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
             }
             out.rejects.append(Reject(entity: mapping.entity, key: nil, position: record.raw.position,
-                                      ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields))
+                                      ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields,
+                                      rawJSON: record.raw.tree?.json))
             return
         }
         var columns = [Value?](repeating: nil, count: mapping.entity.columns.count)
@@ -141,47 +157,60 @@ public struct Validator: Sendable {
         out.records.append(NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
                                             position: record.raw.position, ordinal: record.raw.ordinal,
                                             rawHash: record.raw.rawHash, isStored: true))
-        if let agent = embeddedAgent(of: record, into: &out, agents: &agents) { out.records.append(agent) }
+        out.records += embeddedAgents(of: record, into: &out, agents: &agents).compactMap { $0.passed ? $0.agent : nil }
     }
 
-    /// The agent embedded in a listing (nil when there is none or it has no key), from the memo when its raw
-    /// fields were seen before; its issues are counted for every listing that carries it.
-    private func embeddedAgent(of record: CoercedRecord, into out: inout ValidatedBatch,
-                               agents: inout Agents) -> NormalizedRecord? {
-        guard let outcomes = record.embeddedAgent else { return nil }
-        var made: (agent: NormalizedRecord?, issues: IssueTally)
-        if let fingerprint = record.agentFingerprint, let known = agents.memo[fingerprint] {
-            made = known
-        } else {
-            var issues = IssueTally()
-            made = (embeddedAgent(outcomes, issues: &issues), issues)
-            if let fingerprint = record.agentFingerprint { agents.memo.store(made, for: fingerprint) }
+    /// The agents embedded in a listing (those with a key), from the memo when their raw content was seen before;
+    /// their issues are counted for every listing that carries them. `passed` is false for an agent equal to the
+    /// last one this (sole) worker passed on for its id: the dedupe stage would drop it.
+    private func embeddedAgents(of record: CoercedRecord, into out: inout ValidatedBatch,
+                                agents: inout Agents) -> [(mapping: Int, agent: NormalizedRecord, passed: Bool)] {
+        var result: [(mapping: Int, agent: NormalizedRecord, passed: Bool)] = []
+        for coerced in record.agents {
+            var made: (agent: NormalizedRecord?, issues: IssueTally)
+            if let known = agents.memo[coerced.fingerprint] {
+                made = known
+            } else {
+                var issues = IssueTally()
+                made = (embeddedAgent(coerced, issues: &issues), issues)
+                agents.memo.store(made, for: coerced.fingerprint)
+            }
+            if !made.issues.isEmpty { out.issues.merge(made.issues) }
+            guard var agent = made.agent, let key = agent.key else { continue }
+            var passed = true
+            if agents.lastPassed != nil {
+                if agents.lastPassed?[key] == agent.contentHash {
+                    passed = false
+                } else {
+                    agents.lastPassed?[key] = agent.contentHash
+                }
+            }
+            agent.position = record.raw.position
+            agent.ordinal = record.raw.ordinal
+            result.append((coerced.mapping, agent, passed))
         }
-        if !made.issues.isEmpty { out.issues.merge(made.issues) }
-        if agents.lastPassed != nil, let agent = made.agent, let key = agent.key {
-            if agents.lastPassed?[key] == agent.contentHash { return nil }
-            agents.lastPassed?[key] = agent.contentHash
-        }
-        made.agent?.position = record.raw.position
-        made.agent?.ordinal = record.raw.ordinal
-        return made.agent
+        return result
     }
 
-    /// The agent made of `outcomes`, or nil when it has no key. Its bad values never reject the listing.
-    private func embeddedAgent(_ outcomes: [FieldOutcome], issues: inout IssueTally) -> NormalizedRecord? {
+    /// The agent made of `coerced`'s outcomes, or nil when it has no key. Its bad values never reject the listing.
+    private func embeddedAgent(_ coerced: CoercedAgent, issues: inout IssueTally) -> NormalizedRecord? {
         var ordered = [Value?](repeating: nil, count: Entity.agent.columns.count)
         var reasons: [RejectReason] = []
-        mapping.embeddedAgent.withUnsafeBufferPointer { fields in
+        let columns = agentColumns[coerced.mapping]
+        mapping.embeddedAgents[coerced.mapping].fields.withUnsafeBufferPointer { fields in
             for i in fields.indices {
-                ordered[agentColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &issues,
-                                                   prefix: "agent.", lenient: true)
+                ordered[columns[i]] = resolve(fields[i], coerced.outcomes[i], reasons: &reasons, issues: &issues,
+                                              prefix: "agent.", lenient: true)
             }
         }
         // The agent id is the first column; an agent without one is known by its email.
         if ordered[0] == nil, let email = ordered[Column.agentEmailIndex] { ordered[0] = email }
         guard ordered[0] != nil else { return nil }
-        return NormalizedRecord(entity: .agent, columns: ordered, extra: [], position: SourcePosition(file: "", line: 0,
-                                column: 0), ordinal: 0, contentHash: ContentHash.of(columns: ordered, extra: []))
+        let extraJSON = coerced.extraJSON.flatMap { $0 == Array("{}".utf8) ? nil : $0 }
+        return NormalizedRecord(entity: .agent, columns: ordered, extra: [],
+                                position: SourcePosition(file: "", line: 0, column: 0), ordinal: 0,
+                                contentHash: ContentHash.of(.agent, columns: ordered, extra: [], extraJSON: extraJSON),
+                                extraJSON: extraJSON)
     }
 
     /// The value a field ends with (nil = NULL), adding a reason when it rejects the record and an issue when a bad

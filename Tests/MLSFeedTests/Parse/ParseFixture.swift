@@ -10,9 +10,9 @@ enum ParseFixture {
     }
 
     /// Feeds `bytes` in `chunk`-byte pieces (nil: whole), taking records after each piece; source is `source`.
-    static func read(_ bytes: [UInt8], settings: ParseSettings, source: String,
+    static func read(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
                      chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
-        let reader = makeRecordReader(settings: settings, source: source)
+        let reader = makeRecordReader(settings: settings, source: source, mapping: mapping)
         var records: [RawRecord] = []
         let size = max(1, chunk ?? bytes.count)
         var offset = 0
@@ -26,9 +26,9 @@ enum ParseFixture {
         return (records, reader.report)
     }
 
-    static func read(_ name: String, _ settings: ParseSettings,
+    static func read(_ name: String, _ settings: ParseSettings, mapping: Mapping? = nil,
                      chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
-        try read(bytes(name), settings: settings, source: name, chunk: chunk)
+        try read(bytes(name), settings: settings, source: name, mapping: mapping, chunk: chunk)
     }
 
     /// The error text a read of fixture `name` throws (nil when it reads fine).

@@ -1,0 +1,136 @@
+/// Where a mapping field finds its value inside a structured record (nested XML, JSON), relative to the record
+/// element (or to a repeated element, for `embedded_agents`).
+///
+/// Syntax: steps joined by `/`; a step is a name (`City`, matching that local name in any namespace), a prefixed
+/// name (`commons:City`, matching the namespace URI the pipeline gives the prefix), optionally with one attribute
+/// predicate (`Phone[@PhoneType='Telephone']`); the last part may be an attribute (`@ID`, `Office/@ID`); `.` is
+/// the element itself. A plain name also matches an attribute of that name when no child element has it (the
+/// flat-record shape `<location lat=".." lon=".."/>`).
+public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
+    /// One element step.
+    public struct Step: Sendable, Hashable {
+        public var name: String
+        /// The namespace prefix, resolved through `format.namespaces`.
+        public var prefix: String?
+        /// `[@attribute='value']`: only elements whose attribute has that value.
+        public var predicate: Predicate?
+    }
+
+    /// An attribute test on a step.
+    public struct Predicate: Sendable, Hashable {
+        public var attribute: String
+        public var value: String
+    }
+
+    /// The element steps, outermost first (empty for `.` and for an attribute of the element itself).
+    public var steps: [Step]
+    /// The attribute read at the end of the steps, if the path ends in `@name`.
+    public var attribute: String?
+    /// The path as written.
+    public var description: String
+
+    /// True for a path that names one child (or attribute) of the record and nothing more: the shape of a flat key.
+    public var isPlainName: Bool {
+        steps.count == 1 && attribute == nil && steps[0].prefix == nil && steps[0].predicate == nil
+    }
+
+    /// The prefixes the path uses.
+    public var prefixes: [String] { steps.compactMap(\.prefix) }
+
+    /// Parses `text`; a mistake is described in a sentence that names the part at fault.
+    public init(parsing text: String) throws(RecordPathError) {
+        description = text
+        steps = []
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw RecordPathError("a path cannot be empty") }
+        if trimmed == "." { return }
+        var parts = Self.split(trimmed)
+        if let last = parts.last, last.hasPrefix("@") {
+            let name = String(last.dropFirst())
+            guard Self.isName(name) else { throw RecordPathError("\(quoted(last)) is not an attribute name") }
+            attribute = name
+            parts.removeLast()
+        }
+        for part in parts {
+            if part == "." { continue }
+            guard !part.isEmpty else { throw RecordPathError("\(quoted(text)) has an empty step (\"//\" or a "
+                                                             + "leading or trailing \"/\")") }
+            guard !part.hasPrefix("@") else {
+                throw RecordPathError("\(quoted(part)): an attribute can only end a path")
+            }
+            steps.append(try Self.step(part))
+        }
+    }
+
+    /// Splits on `/` outside predicates (a predicate value may hold a slash).
+    private static func split(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil }
+                current.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                current.append(character)
+            } else if character == "/" {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    private static func step(_ part: String) throws(RecordPathError) -> Step {
+        var head = Substring(part)
+        var predicate: Predicate?
+        if let open = part.firstIndex(of: "[") {
+            guard part.hasSuffix("]") else { throw RecordPathError("\(quoted(part)): a predicate ends with \"]\"") }
+            head = part[..<open]
+            let inside = part[part.index(after: open)..<part.index(before: part.endIndex)]
+            guard inside.hasPrefix("@"), let equals = inside.firstIndex(of: "=") else {
+                throw RecordPathError("\(quoted(part)): a predicate reads [@attribute='value']")
+            }
+            let attribute = String(inside[inside.index(after: inside.startIndex)..<equals])
+                .trimmingCharacters(in: .whitespaces)
+            var value = inside[inside.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard isName(attribute), value.count >= 2, let first = value.first, first == "'" || first == "\"",
+                  value.last == first else {
+                throw RecordPathError("\(quoted(part)): a predicate reads [@attribute='value']")
+            }
+            value = String(value.dropFirst().dropLast())
+            predicate = Predicate(attribute: attribute, value: value)
+        }
+        var prefix: String?
+        var name = String(head)
+        if let colon = head.firstIndex(of: ":") {
+            prefix = String(head[..<colon])
+            name = String(head[head.index(after: colon)...])
+            guard isName(prefix!) else { throw RecordPathError("\(quoted(part)): \(quoted(prefix!)) is not a prefix") }
+        }
+        guard isName(name) else { throw RecordPathError("\(quoted(part)) is not an element name") }
+        return Step(name: name, prefix: prefix, predicate: predicate)
+    }
+
+    /// An XML name without a colon (letters, digits, `_`, `-`, `.`; not starting with a digit, `-` or `.`).
+    private static func isName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, !text.isEmpty else { return false }
+        if first.properties.numericType != nil || first == "-" || first == "." { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || "_-.".unicodeScalars.contains($0)
+        }
+    }
+}
+
+/// A path in a mapping that cannot be read.
+public struct RecordPathError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}

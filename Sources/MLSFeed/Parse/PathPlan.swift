@@ -1,0 +1,87 @@
+/// What the extractor reads from each structured record, compiled once per reader: the mapping's paths with their
+/// names interned, the groups of `embedded_agents` entries that repeat (`each:`), and the names always written as
+/// arrays in `extra`.
+struct PathPlan: Sendable {
+    /// One element step with interned names.
+    struct Step: Sendable {
+        var name: Int32
+        /// The namespace URI's id the element must have; nil: any namespace.
+        var namespace: Int32?
+        var predicate: (attribute: Int32, value: [UInt8])?
+    }
+
+    /// A compiled `RecordPath`.
+    struct Path: Sendable {
+        /// The path as written: the key of the raw field it fills.
+        var text: String
+        var steps: [Step]
+        var attribute: Int32?
+        /// For a plain name: the record's attribute of that name, read when no child element has the name.
+        var fallbackAttribute: Int32?
+        /// Reads the element itself (`.`).
+        var isSelf: Bool { steps.isEmpty && attribute == nil }
+    }
+
+    /// An `embedded_agents` entry with `each:`: every element it matches (and `where` admits) is one child record.
+    struct Group: Sendable {
+        /// The entry's index in `Mapping.embeddedAgents`.
+        var index: Int
+        var each: Path
+        /// Paths relative to the repeated element, with the trimmed text each must have (case-insensitive).
+        var conditions: [(path: Path, value: String)]
+        /// The entry's field paths, relative to the repeated element.
+        var paths: [Path]
+    }
+
+    /// The record-level paths (fields, and agent fields read from the record itself), distinct, in mapping order.
+    var paths: [Path] = []
+    var groups: [Group] = []
+    /// Names whose values `extra` always holds as an array (`format.multi_value`).
+    var alwaysArrays: Set<Int32> = []
+
+    /// A plan that reads nothing.
+    init() {}
+
+    /// Compiles `mapping`'s paths; `intern` gives a name's id (the parser's own), `namespaces` maps prefixes to
+    /// URIs. Every path was checked when the mapping was read; a prefix without a URI throws.
+    init(mapping: Mapping, namespaces: [String: String], multiValue: [String],
+         intern: (String) -> Int32) throws(RecordPathError) {
+        func compile(_ text: String) throws(RecordPathError) -> Path {
+            let path = try RecordPath(parsing: text)
+            var steps: [Step] = []
+            for step in path.steps {
+                var namespace: Int32?
+                if let prefix = step.prefix {
+                    guard let uri = namespaces[prefix] else {
+                        throw RecordPathError("\(quoted(text)): the prefix \(quoted(prefix)) is not in format.namespaces")
+                    }
+                    namespace = intern(uri)
+                }
+                let predicate = step.predicate.map { (intern($0.attribute), Array($0.value.utf8)) }
+                steps.append(Step(name: intern(step.name), namespace: namespace, predicate: predicate))
+            }
+            return Path(text: text, steps: steps, attribute: path.attribute.map(intern),
+                        fallbackAttribute: path.isPlainName ? intern(path.steps[0].name) : nil)
+        }
+        var seen = Set<String>()
+        let agentsFromRecord = mapping.embeddedAgents.filter { $0.each == nil }.flatMap(\.fields)
+        for field in mapping.fields + agentsFromRecord {
+            for source in field.sources where seen.insert(source).inserted { paths.append(try compile(source)) }
+        }
+        for (index, agent) in mapping.embeddedAgents.enumerated() {
+            guard let each = agent.each else { continue }
+            var relative: [Path] = []
+            var inGroup = Set<String>()
+            for field in agent.fields {
+                for source in field.sources where inGroup.insert(source).inserted {
+                    relative.append(try compile(source))
+                }
+            }
+            let conditions = try agent.conditions.map { condition throws(RecordPathError) in
+                (try compile(condition.path), condition.value)
+            }
+            groups.append(Group(index: index, each: try compile(each), conditions: conditions, paths: relative))
+        }
+        alwaysArrays = Set(multiValue.map(intern))
+    }
+}

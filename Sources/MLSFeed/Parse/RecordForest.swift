@@ -1,0 +1,117 @@
+/// The records of one batch of a structured feed (nested XML, JSON) as compact trees over two byte buffers.
+///
+/// Built on the parser's thread (`RecordForest.Builder`), then read only: by the extractor that turns each tree into
+/// a raw record, and later by a reject that keeps its record whole. Names are interned ids into `names`; text and
+/// attribute values are byte ranges, so a record of fifty elements costs fifty small structs, not fifty Strings.
+final class RecordForest: @unchecked Sendable {
+    /// What a node holds: an XML element, or a JSON value (an object or array element is an element too).
+    enum Kind: UInt8 {
+        case element
+        case string, number, boolean, null
+        /// An empty JSON array (a named element with no items).
+        case emptyArray
+    }
+
+    struct Node {
+        var name: Int32
+        /// The namespace URI's interned id, or -1.
+        var namespace: Int32 = -1
+        var parent: Int32
+        var firstChild: Int32 = -1
+        var lastChild: Int32 = -1
+        var nextSibling: Int32 = -1
+        /// All text inside the element, children's included: `text[textStart..<textEnd]`. The element's own
+        /// (direct) text is what its children's spans leave out.
+        var textStart: Int32
+        var textEnd: Int32
+        var attributeStart: Int32
+        var attributeCount: Int32 = 0
+        var kind: Kind = .element
+        /// A JSON array's item (so that one item is still written as an array).
+        var inArray = false
+    }
+
+    struct Attribute {
+        var name: Int32
+        var valueStart: Int32
+        var valueEnd: Int32
+    }
+
+    /// Name strings by interned id.
+    let names: [String]
+    let nodes: [Node]
+    let attributes: [Attribute]
+    let text: [UInt8]
+    let attributeBytes: [UInt8]
+
+    init(names: [String], nodes: [Node], attributes: [Attribute], text: [UInt8], attributeBytes: [UInt8]) {
+        self.names = names
+        self.nodes = nodes
+        self.attributes = attributes
+        self.text = text
+        self.attributeBytes = attributeBytes
+    }
+
+    /// The children of `node`, in document order.
+    func children(of node: Int32) -> ChildSequence {
+        ChildSequence(forest: self, cursor: nodes[Int(node)].firstChild)
+    }
+
+    struct ChildSequence: Sequence, IteratorProtocol {
+        let forest: RecordForest
+        var cursor: Int32
+
+        mutating func next() -> Int32? {
+            guard cursor >= 0 else { return nil }
+            defer { cursor = forest.nodes[Int(cursor)].nextSibling }
+            return cursor
+        }
+    }
+
+    /// The byte ranges of `node`'s own text (what its children's text spans leave out), in order.
+    func directText(of node: Int32) -> [Range<Int>] {
+        let element = nodes[Int(node)]
+        var ranges: [Range<Int>] = []
+        var cursor = Int(element.textStart)
+        for child in children(of: node) {
+            let start = Int(nodes[Int(child)].textStart)
+            if start > cursor { ranges.append(cursor..<start) }
+            cursor = max(cursor, Int(nodes[Int(child)].textEnd))
+        }
+        if Int(element.textEnd) > cursor { ranges.append(cursor..<Int(element.textEnd)) }
+        return ranges
+    }
+
+    /// The value a path reading `node` gets: its own text (for a leaf, all of it), untrimmed.
+    func value(of node: Int32) -> String {
+        let element = nodes[Int(node)]
+        if element.firstChild < 0 {
+            return string(Int(element.textStart)..<Int(element.textEnd))
+        }
+        return directText(of: node).map(string).joined()
+    }
+
+    /// Whether `bytes` of the text are all XML whitespace.
+    func isBlank(_ range: Range<Int>) -> Bool {
+        text[range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    func string(_ range: Range<Int>) -> String {
+        range.isEmpty ? "" : String(decoding: text[range], as: UTF8.self)
+    }
+
+    func attributeValue(_ attribute: Attribute) -> String {
+        let range = Int(attribute.valueStart)..<Int(attribute.valueEnd)
+        return range.isEmpty ? "" : String(decoding: attributeBytes[range], as: UTF8.self)
+    }
+
+    /// The index in `attributes` of `node`'s attribute named `name`, if it has one.
+    func attribute(_ name: Int32, of node: Int32) -> Int32? {
+        let element = nodes[Int(node)]
+        for index in element.attributeStart..<(element.attributeStart + element.attributeCount)
+        where attributes[Int(index)].name == name {
+            return index
+        }
+        return nil
+    }
+}

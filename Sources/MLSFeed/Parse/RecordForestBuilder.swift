@@ -1,0 +1,95 @@
+import XMLStream
+
+/// Builds a `RecordForest` from element events on the parser's thread: open, text, attributes, close.
+struct RecordForestBuilder {
+    private(set) var nodes: [RecordForest.Node] = []
+    private(set) var attributes: [RecordForest.Attribute] = []
+    private(set) var text: [UInt8] = []
+    private(set) var attributeBytes: [UInt8] = []
+    /// The open elements, innermost last.
+    private(set) var open: [Int32] = []
+
+    /// Bytes held so far (text and attribute values), for sizing batches and bounding records.
+    var byteCount: Int { text.count + attributeBytes.count }
+
+    /// Opens an element (a record's root when nothing is open) and returns its index.
+    @discardableResult
+    mutating func open(name: Int32, namespace: Int32 = -1, kind: RecordForest.Kind = .element,
+                       inArray: Bool = false) -> Int32 {
+        let index = Int32(nodes.count)
+        let parent = open.last ?? -1
+        nodes.append(RecordForest.Node(name: name, namespace: namespace, parent: parent,
+                                       textStart: Int32(text.count), textEnd: Int32(text.count),
+                                       attributeStart: Int32(attributes.count), kind: kind, inArray: inArray))
+        if parent >= 0 {
+            let last = nodes[Int(parent)].lastChild
+            if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[Int(parent)].firstChild = index }
+            nodes[Int(parent)].lastChild = index
+        }
+        open.append(index)
+        return index
+    }
+
+    /// Appends text to the open element.
+    mutating func append<Bytes: Collection>(text bytes: Bytes) where Bytes.Element == UInt8 {
+        text.append(contentsOf: bytes)
+    }
+
+    /// Adds an attribute to the element just opened (before its first child or text).
+    mutating func addAttribute<Bytes: Collection>(name: Int32, value: Bytes) where Bytes.Element == UInt8 {
+        let start = Int32(attributeBytes.count)
+        attributeBytes.append(contentsOf: value)
+        attributes.append(RecordForest.Attribute(name: name, valueStart: start, valueEnd: Int32(attributeBytes.count)))
+        if let current = open.last { nodes[Int(current)].attributeCount += 1 }
+    }
+
+    /// Adds the attributes of the start tag `parser` is reporting to the element just opened.
+    mutating func addAttributes(of parser: XMLPushParser) {
+        var added: Int32 = 0
+        parser.appendAttributes(to: &attributeBytes) { name, range in
+            attributes.append(RecordForest.Attribute(name: Int32(name.id), valueStart: Int32(range.lowerBound),
+                                                     valueEnd: Int32(range.upperBound)))
+            added += 1
+        }
+        if let current = open.last { nodes[Int(current)].attributeCount += added }
+    }
+
+    /// Closes the innermost open element; returns it.
+    @discardableResult
+    mutating func close() -> Int32 {
+        let index = open.removeLast()
+        nodes[Int(index)].textEnd = Int32(text.count)
+        return index
+    }
+
+    /// Forgets a record being built (from its root `root` on), e.g. one that grew past the size limit.
+    mutating func discard(from root: Int32) {
+        let node = nodes[Int(root)]
+        nodes.removeSubrange(Int(root)...)
+        attributes.removeSubrange(Int(node.attributeStart)...)
+        text.removeSubrange(Int(node.textStart)...)
+        open.removeAll()
+        if let lastAttribute = attributes.last {
+            attributeBytes.removeSubrange(Int(lastAttribute.valueEnd)...)
+        } else {
+            attributeBytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The forest built so far (no element may be open), with `names`; the builder starts empty again.
+    mutating func take(names: [String]) -> RecordForest {
+        precondition(open.isEmpty, "a record is still open")
+        let forest = RecordForest(names: names, nodes: nodes, attributes: attributes, text: text,
+                                  attributeBytes: attributeBytes)
+        let capacity = (nodes.count, attributes.count, text.count, attributeBytes.count)
+        nodes = []
+        nodes.reserveCapacity(capacity.0)
+        attributes = []
+        attributes.reserveCapacity(capacity.1)
+        text = []
+        text.reserveCapacity(capacity.2)
+        attributeBytes = []
+        attributeBytes.reserveCapacity(capacity.3)
+        return forest
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import XMLStream
+
+/// Reads `format: xml`: records that are one repeated element (`format.record`, a name or a path), flat or nested,
+/// with namespaces, attributes and repeated children; the mapping's paths pick the values.
+///
+/// The parser thread builds each record as a compact tree (`RecordForest`) and hands batches of them to a worker
+/// (`BatchConverter`), which extracts the fields, the `embedded_agents` children and the `extra` JSON
+/// (`RecordExtractor`). A record larger than `format.max_record_bytes` is not built: it becomes a defect record
+/// (a reject naming its position) and the document goes on, so memory stays flat whatever a record holds.
+final class StructuredXMLHandler: RecordHandler {
+    /// Records, or buffered bytes, at which a batch goes to the worker thread.
+    static let batchRecords = 256
+    static let batchBytes = 1 << 20
+
+    private(set) var report = ParseReport()
+
+    private let settings: PlainXMLSettings
+    private let mapping: Mapping
+    private let source: String
+    private let statistics = Statistics()
+    private var converter: BatchConverter<Batch>?
+
+    /// The record path's steps as interned names, outermost first.
+    private var recordSteps: [Int32] = []
+    /// The element names the parser has interned so far, by id (shared with every batch).
+    private var names: [String] = []
+    private var parser: XMLPushParser?
+
+    /// Names of the open elements outside any record, outermost first.
+    private var outside: [Int32] = []
+    private var builder = RecordForestBuilder()
+    /// The open record's root (in `builder`), its start position, its depth in the document and the bytes the
+    /// builder held before it.
+    private var recordRoot: Int32?
+    private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
+    private var recordDepth = 0
+    private var recordStartBytes = 0
+    /// Set while an oversized record is skipped: the depth of its element.
+    private var skipping: Int?
+    private var depth = 0
+    private var pending: [Batch.Entry] = []
+    private var ordinal = 0
+    private var sawRoot = false
+
+    /// A batch of built records: the forest and where each record starts.
+    struct Batch: Sendable {
+        struct Entry: Sendable {
+            /// The root node, or nil for an oversized record (a defect).
+            var root: Int32?
+            var position: SourcePosition
+            var ordinal: Int
+        }
+
+        var forest: RecordForest
+        var entries: [Entry]
+    }
+
+    /// Path statistics added up by the worker threads.
+    final class Statistics: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: RecordExtractor.Counts?
+
+        func add(_ counts: RecordExtractor.Counts) {
+            lock.withLock {
+                if self.counts == nil { self.counts = counts } else { self.counts!.add(counts) }
+            }
+        }
+
+        var total: RecordExtractor.Counts? { lock.withLock { counts } }
+    }
+
+    init(settings: PlainXMLSettings, mapping: Mapping, source: String) {
+        self.settings = settings
+        self.mapping = mapping
+        self.source = source
+    }
+
+    func bind(_ parser: XMLPushParser) {
+        self.parser = parser
+        let intern: (String) -> Int32 = { Int32(parser.name($0).id) }
+        recordSteps = (try? RecordPath(parsing: settings.recordElement))?.steps.map { intern($0.name) }
+            ?? [intern(settings.recordElement)]
+        // The mapping's paths and prefixes were checked when the pipeline was read.
+        let plan = (try? PathPlan(mapping: mapping, namespaces: settings.namespaces, multiValue: settings.multiValue,
+                                  intern: intern)) ?? PathPlan()
+        let extractor = RecordExtractor(plan: plan)
+        let statistics = self.statistics
+        let pathCount = plan.paths.count
+        let limit = settings.maxRecordBytes
+        converter = BatchConverter<Batch> { batch, range in
+            var counts = RecordExtractor.Counts(paths: pathCount)
+            var records: [RawRecord] = []
+            records.reserveCapacity(range.count)
+            for entry in batch.entries[range] {
+                if let root = entry.root {
+                    records.append(extractor.extract(batch.forest, root: root, position: entry.position,
+                                                     ordinal: entry.ordinal, counts: &counts))
+                } else {
+                    records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
+                                             defect: "record is larger than format.max_record_bytes (\(limit) bytes)"))
+                }
+            }
+            statistics.add(counts)
+            return records
+        }
+        pathTexts = plan.paths.map(\.text)
+    }
+
+    private var pathTexts: [String] = []
+
+    func startElement(_ name: XMLName, parser: XMLPushParser) throws {
+        depth += 1
+        if !sawRoot {
+            sawRoot = true
+            report.generated = parser.attribute("generated")
+        }
+        if skipping != nil { return }
+        let id = Int32(name.id)
+        if recordRoot != nil {
+            moveText(parser)
+            builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
+            builder.addAttributes(of: parser)
+            checkSize(parser, recordStillOpen: true)
+            return
+        }
+        outside.append(id)
+        guard isRecord() else { return }
+        let (line, column) = parser.startTagPosition
+        recordPosition = SourcePosition(file: source, line: line, column: column)
+        recordStartBytes = builder.byteCount
+        recordDepth = depth
+        parser.clearText()
+        parser.capturesText = true
+        recordRoot = builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
+        builder.addAttributes(of: parser)
+        checkSize(parser, recordStillOpen: true)
+    }
+
+    func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+        defer { depth -= 1 }
+        if let skipped = skipping {
+            if depth == skipped {
+                skipping = nil
+                outside.removeLast()
+            }
+            return
+        }
+        guard let root = recordRoot else {
+            if !outside.isEmpty { outside.removeLast() }
+            return
+        }
+        moveText(parser)
+        let closed = builder.close()
+        checkSize(parser, recordStillOpen: closed != root)
+        if recordRoot == nil {
+            if closed == root { outside.removeLast() }
+            return
+        }
+        if closed == root {
+            recordRoot = nil
+            parser.capturesText = false
+            outside.removeLast()
+            pending.append(Batch.Entry(root: root, position: recordPosition, ordinal: ordinal))
+            ordinal += 1
+        }
+    }
+
+    func chunkEnded(_ parser: XMLPushParser) {
+        if recordRoot == nil && skipping == nil
+            && (pending.count >= Self.batchRecords || builder.byteCount >= Self.batchBytes) {
+            submit(inBackground: true)
+        }
+    }
+
+    func finish(_ parser: XMLPushParser) throws {
+        submit(inBackground: false)
+        converter?.complete()
+        if ordinal == 0 { report.noRecords = "no <\(settings.recordElement)> elements (format.record)" }
+        if let counts = statistics.total {
+            for (index, text) in pathTexts.enumerated() {
+                report.pathMatches[text] = PathMatches(records: counts.matched[index], repeated: counts.repeated[index])
+            }
+        } else {
+            for text in pathTexts { report.pathMatches[text] = PathMatches() }
+        }
+    }
+
+    func takeRecords() -> [RawRecord] {
+        converter?.takeReady() ?? []
+    }
+
+    // MARK: - Records
+
+    /// Whether the element just opened (the last of `outside`) is a record: its ancestors end with the record path.
+    private func isRecord() -> Bool {
+        guard outside.count >= recordSteps.count else { return false }
+        return outside.suffix(recordSteps.count).elementsEqual(recordSteps)
+    }
+
+    /// Moves the text the parser captured since the last event into the tree (the open element's text).
+    private func moveText(_ parser: XMLPushParser) {
+        guard !parser.text.isEmpty else { return }
+        builder.append(text: parser.text)
+        parser.clearText()
+    }
+
+    /// Abandons the open record when it grew past `max_record_bytes`: it becomes a defect record, and the rest of
+    /// its element (when `recordStillOpen`) is skipped.
+    private func checkSize(_ parser: XMLPushParser, recordStillOpen: Bool) {
+        guard let root = recordRoot, builder.byteCount - recordStartBytes > settings.maxRecordBytes else { return }
+        builder.discard(from: root)
+        recordRoot = nil
+        parser.capturesText = false
+        parser.clearText()
+        pending.append(Batch.Entry(root: nil, position: recordPosition, ordinal: ordinal))
+        ordinal += 1
+        if recordStillOpen { skipping = recordDepth }
+    }
+
+    private func submit(inBackground: Bool) {
+        guard !pending.isEmpty, let converter else { return }
+        syncNames()
+        let batch = Batch(forest: builder.take(names: names), entries: pending)
+        pending = []
+        converter.submit(batch, count: batch.entries.count, inBackground: inBackground)
+    }
+
+    /// Brings the name table up to the parser's interned names (names only grow).
+    private func syncNames() {
+        guard let parser else { return }
+        while names.count < parser.internedCount { names.append(parser.internedName(names.count)) }
+    }
+}
