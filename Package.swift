@@ -15,11 +15,13 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "YAMLConfig", dependencies: ["CYAML"]),
+        .target(name: "JSONStream", dependencies: ["CYajl"]),
 
         // The domain: one folder per pipeline stage.
         .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
@@ -29,6 +31,7 @@ let package = Package(
         // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).
         .target(name: "PostgresTestSupport", dependencies: ["Postgres"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestSupport"]),
+        .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "PostgresTestSupport"],
                     resources: [.copy("Fixtures")]),
