@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "JSONStream", dependencies: ["CYajl"]),
 
         // The domain: one folder per pipeline stage.
-        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "JSONStream", "Postgres", "YAMLConfig", "CZlib", "CCrypto"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),

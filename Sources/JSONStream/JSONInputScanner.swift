@@ -67,6 +67,7 @@ struct JSONInputScanner {
             while i < count {
                 switch mode {
                 case .outside:
+                    i = Self.skipWords(base, from: i, count: count, inString: false)
                     while i < count && classes[Int(base[i])] & 1 == 0 { i += 1 }
                     guard i < count else { break }
                     if base[i] == 0x22 {
@@ -78,6 +79,7 @@ struct JSONInputScanner {
                     }
                     i += 1
                 case .string:
+                    i = Self.skipWords(base, from: i, count: count, inString: true)
                     while i < count && classes[Int(base[i])] & 2 == 0 { i += 1 }
                     guard i < count else { break }
                     let byte = base[i]
@@ -144,6 +146,31 @@ struct JSONInputScanner {
         }
         offset += count
         return issue
+    }
+
+    /// Skips 8 bytes at a time while none of them stops the loop of the mode (SWAR: a byte of a word is zero
+    /// iff `(w - 0x01…) & ~w & 0x80…` has its high bit; the test is exact for "any byte"). Returns where to go
+    /// on byte by byte.
+    @inline(__always)
+    private static func skipWords(_ base: UnsafePointer<UInt8>, from start: Int, count: Int, inString: Bool) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            var found = (quote &- ones) & ~quote
+            if inString {
+                let backslash = word ^ (ones &* 0x5C)
+                found |= ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+            } else {
+                let newline = word ^ (ones &* 0x0A)
+                found |= (newline &- ones) & ~newline
+            }
+            if found & highs != 0 { break }
+            i += 8
+        }
+        return i
     }
 
     /// Starts a multi-byte sequence at a non-ASCII byte; false when the byte cannot lead one.

@@ -48,9 +48,11 @@ let commandUsage: [String: String] = [
                                          [--delta-of PATH --changed 2% --new 0.5% --gone 0.5%] [--dirt none|default]
         """,
     "bench-parse": """
-        usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml] [--record NAME]
+        usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml|json] [--record NAME] [--strings]
 
           Parses FILE with the parse stage alone and prints records, seconds and MB/s.
+          --format json runs the JSON parser alone (OData pages, arrays or JSON Lines) and counts events;
+          --strings makes a String of every key, string and number (to compare with borrowed bytes).
         """,
 ]
 
