@@ -66,35 +66,68 @@ struct JSONInputScanner {
             var i = 0
             while i < count {
                 switch mode {
-                case .outside:
-                    i = Self.skipWords(base, from: i, count: count, inString: false)
-                    while i < count && classes[Int(base[i])] & 1 == 0 { i += 1 }
-                    guard i < count else { break }
-                    if base[i] == 0x22 {
-                        mode = .string
-                        stringStart = offset + i
-                    } else {
-                        line += 1
-                        lineStart = offset + i + 1
+                case .outside, .string:
+                    // The common path, without going through the switch for every token: text outside strings,
+                    // strings, simple escapes and whole UTF-8 sequences. The rest goes on in its own mode.
+                    var inString = mode == .string
+                    var next: Mode?
+                    text: while i < count {
+                        if !inString {
+                            i = Self.skipWords(base, from: i, count: count, inString: false)
+                            while i < count && classes[Int(base[i])] & 1 == 0 { i += 1 }
+                            guard i < count else { break text }
+                            if base[i] == 0x22 {
+                                inString = true
+                                stringStart = offset + i
+                            } else {
+                                line += 1
+                                lineStart = offset + i + 1
+                            }
+                            i += 1
+                            continue
+                        }
+                        i = Self.skipWords(base, from: i, count: count, inString: true)
+                        while i < count && classes[Int(base[i])] & 2 == 0 { i += 1 }
+                        guard i < count else { break text }
+                        let byte = base[i]
+                        if byte == 0x22 {
+                            inString = false
+                            i += 1
+                        } else if byte == 0x5C {
+                            // yajl checks the escaped character itself; only `\u` needs following here.
+                            if i + 1 < count && base[i + 1] != UInt8(ascii: "u") && base[i + 1] < 0x80 {
+                                i += 2
+                                continue
+                            }
+                            escapeStart = offset + i
+                            i += 1
+                            next = .escape
+                            break text
+                        } else if byte < 0x20 {
+                            return Issue(offset: offset + i, message: "unescaped control character "
+                                         + Self.hex(byte) + " in a string")
+                        } else {
+                            let (more, first) = Self.sequence(byte)
+                            guard more > 0 else {
+                                return Issue(offset: offset + i,
+                                             message: "invalid UTF-8 in a string (byte \(Self.hex(byte)))")
+                            }
+                            guard i + more < count else {
+                                startSequence(byte, at: offset + i)
+                                i += 1
+                                next = .utf8
+                                break text
+                            }
+                            var valid = first.contains(base[i + 1])
+                            for k in 2...max(more, 2) where k <= more { valid = valid && base[i + k] & 0xC0 == 0x80 }
+                            guard valid else {
+                                return Issue(offset: offset + i,
+                                             message: "invalid UTF-8 in a string (byte \(Self.hex(byte)))")
+                            }
+                            i += more + 1
+                        }
                     }
-                    i += 1
-                case .string:
-                    i = Self.skipWords(base, from: i, count: count, inString: true)
-                    while i < count && classes[Int(base[i])] & 2 == 0 { i += 1 }
-                    guard i < count else { break }
-                    let byte = base[i]
-                    if byte == 0x22 {
-                        mode = .outside
-                    } else if byte == 0x5C {
-                        mode = .escape
-                        escapeStart = offset + i
-                    } else if byte < 0x20 {
-                        return Issue(offset: offset + i, message: "unescaped control character "
-                                     + Self.hex(byte) + " in a string")
-                    } else if !startSequence(byte, at: offset + i) {
-                        return Issue(offset: offset + i, message: "invalid UTF-8 in a string (byte \(Self.hex(byte)))")
-                    }
-                    i += 1
+                    mode = next ?? (inString ? .string : .outside)
                 case .escape:
                     // yajl checks the escaped character itself; only `\u` needs following here.
                     if base[i] == UInt8(ascii: "u") {
@@ -149,8 +182,8 @@ struct JSONInputScanner {
     }
 
     /// Skips 8 bytes at a time while none of them stops the loop of the mode (SWAR: a byte of a word is zero
-    /// iff `(w - 0x01…) & ~w & 0x80…` has its high bit; the test is exact for "any byte"). Returns where to go
-    /// on byte by byte.
+    /// iff `(w - 0x01…) & ~w & 0x80…` has its high bit; the test is exact for "any byte"). Returns the first
+    /// byte that stops the loop, or where the last whole word ends.
     @inline(__always)
     private static func skipWords(_ base: UnsafePointer<UInt8>, from start: Int, count: Int, inString: Bool) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -167,28 +200,36 @@ struct JSONInputScanner {
                 let newline = word ^ (ones &* 0x0A)
                 found |= (newline &- ones) & ~newline
             }
-            if found & highs != 0 { break }
+            let flagged = found & highs
+            // Borrows only flag bytes above a real match, so the lowest flag is the first byte to stop at.
+            if flagged != 0 { return i + flagged.trailingZeroBitCount >> 3 }
             i += 8
         }
         return i
     }
 
-    /// Starts a multi-byte sequence at a non-ASCII byte; false when the byte cannot lead one.
-    private mutating func startSequence(_ byte: UInt8, at position: Int) -> Bool {
+    /// How many continuation bytes follow a lead byte (0: it cannot lead a sequence) and the range of the first.
+    @inline(__always)
+    private static func sequence(_ byte: UInt8) -> (more: Int, first: ClosedRange<UInt8>) {
         switch byte {
-        case 0xC2...0xDF: (need, low, high) = (1, 0x80, 0xBF)
-        case 0xE0: (need, low, high) = (2, 0xA0, 0xBF)
-        case 0xED: (need, low, high) = (2, 0x80, 0x9F)
-        case 0xE1...0xEF: (need, low, high) = (2, 0x80, 0xBF)
-        case 0xF0: (need, low, high) = (3, 0x90, 0xBF)
-        case 0xF1...0xF3: (need, low, high) = (3, 0x80, 0xBF)
-        case 0xF4: (need, low, high) = (3, 0x80, 0x8F)
-        default: return false
+        case 0xC2...0xDF: return (1, 0x80...0xBF)
+        case 0xE0: return (2, 0xA0...0xBF)
+        case 0xED: return (2, 0x80...0x9F)
+        case 0xE1...0xEF: return (2, 0x80...0xBF)
+        case 0xF0: return (3, 0x90...0xBF)
+        case 0xF1...0xF3: return (3, 0x80...0xBF)
+        case 0xF4: return (3, 0x80...0x8F)
+        default: return (0, 0x80...0xBF)
         }
+    }
+
+    /// Starts a multi-byte sequence that goes on in the next chunk (the lead byte is valid).
+    private mutating func startSequence(_ byte: UInt8, at position: Int) {
+        let (more, first) = Self.sequence(byte)
+        (need, low, high) = (more, first.lowerBound, first.upperBound)
         mode = .utf8
         lead = byte
         sequenceStart = position
-        return true
     }
 
     /// The four hex digits of `\uXXXX` are read: surrogates must come as a high-low pair.

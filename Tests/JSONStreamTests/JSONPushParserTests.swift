@@ -231,3 +231,49 @@ import JSONStream
         #expect(parser.bytesRead == 23)
     }
 }
+
+/// The scanner's UTF-8 verdict agrees with the standard library's strict validator on random byte strings, fed
+/// whole, one byte at a time and in odd chunks.
+@Suite struct JSONPushParserUTF8Tests {
+    /// SplitMix64: deterministic random bytes for the test.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    static let pieces: [[UInt8]] = [
+        Array("a".utf8), Array("Z9 ".utf8), Array("é".utf8), Array("€".utf8), Array("🌅".utf8), Array("東".utf8),
+        [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF], [0xC3],
+        [0xF0, 0x9F], [0xEF, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF], [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF],
+    ]
+
+    @Test func randomStringsAreAcceptedExactlyWhenTheyAreValidUTF8() {
+        var random = Random(state: 2026)
+        var accepted = 0
+        for _ in 0..<3000 {
+            var content: [UInt8] = []
+            for _ in 0..<random.below(12) { content += Self.pieces[random.below(Self.pieces.count)] }
+            let valid = String(validating: content, as: UTF8.self)
+            let document = Array("[\"".utf8) + content + Array("\"]".utf8)
+            let chunk = 1 + random.below(7)
+            for chunks in [[], [1], [chunk, 3]] {
+                let outcome = parseJSON(document, chunks: chunks)
+                if let valid {
+                    #expect(outcome == ParseOutcome(events: ["[", "string \"\(valid)\"", "]"], error: nil))
+                } else {
+                    #expect(outcome.error?.contains("invalid UTF-8 in a string") == true,
+                            "\(content) chunks \(chunks): \(outcome.error ?? "accepted")")
+                }
+            }
+            if valid != nil { accepted += 1 }
+        }
+        #expect(accepted > 300 && accepted < 2700)
+    }
+}

@@ -103,7 +103,7 @@ struct FixtureRun {
         if let extra = mismatch {
             if extra { record.splitField = .publicRemarks } else { record.skippedField = .unit }
         }
-        try writer.write(record, records: plan.records)
+        try writer.write(record)
         ordinal += 1
     }
 
@@ -131,7 +131,7 @@ struct FixtureRun {
             copy.listPrice -= 1000
         }
         copy.write(into: &record)
-        try writer.write(record, records: plan.records)
+        try writer.write(record)
         let winner = variant == 1 ? first : copy
         let format = market.format
         truth.duplicated.append(FixtureTruth.Duplicate(

@@ -185,20 +185,35 @@ enum FixtureSyndication {
 
         mutating func open(_ name: String, _ level: Int) {
             indent(level)
-            out.append(contentsOf: "<\(name)>\n".utf8)
+            startTag(name)
+            out.append(UInt8(ascii: "\n"))
         }
 
         mutating func close(_ name: String, _ level: Int) {
             indent(level)
-            out.append(contentsOf: "</\(name)>\n".utf8)
+            endTag(name)
+        }
+
+        mutating func startTag(_ name: String, _ attributes: String = "") {
+            out.append(UInt8(ascii: "<"))
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: attributes.utf8)
+            out.append(UInt8(ascii: ">"))
+        }
+
+        /// `</name>` and a line break.
+        mutating func endTag(_ name: String) {
+            out.append(contentsOf: "</".utf8)
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ">\n".utf8)
         }
 
         /// `<name attributes>text</name>` on a line of its own, the text escaped.
         mutating func line(_ name: String, _ level: Int, _ text: String, attributes: String = "") {
             indent(level)
-            out.append(contentsOf: "<\(name)\(attributes)>".utf8)
+            startTag(name, attributes)
             FixtureXMLText.escaped(text, into: &out)
-            out.append(contentsOf: "</\(name)>\n".utf8)
+            endTag(name)
         }
 
         /// The field's value as an element, when it has one; `integer` reads counts and areas as numbers.
@@ -211,14 +226,14 @@ enum FixtureSyndication {
                 return
             }
             indent(level)
-            out.append(contentsOf: "<\(name)>".utf8)
+            startTag(name)
             if cdata {
                 FixtureXMLText.cdata(rec.bytes, rec.spans[field.rawValue], split: nil, into: &out)
             } else {
                 FixtureXMLText.escaped(rec.bytes, rec.spans[field.rawValue], quotes: rec.quoteEntities, split: nil,
                                        into: &out)
             }
-            out.append(contentsOf: "</\(name)>\n".utf8)
+            endTag(name)
         }
 
         /// A repeated element per comma-separated item, inside a group element.
@@ -228,9 +243,9 @@ enum FixtureSyndication {
             open(group, 3)
             for item in items {
                 indent(4)
-                out.append(contentsOf: "<\(name)>".utf8)
+                startTag(name)
                 FixtureXMLText.escaped(rec.bytes, item, quotes: rec.quoteEntities, split: nil, into: &out)
-                out.append(contentsOf: "</\(name)>\n".utf8)
+                endTag(name)
             }
             close(group, 3)
         }

@@ -4,6 +4,7 @@ extension FixtureWriter {
     func begin(source: String, generated: String, records: Int) throws {
         let (format, shape) = (self.format, self.shape)
         if format == .resoJSON {
+            totalRecords = records
             if let pageSize {
                 pageCount = max(1, (records + pageSize - 1) / pageSize)
                 try openNextPage()
@@ -76,11 +77,11 @@ extension FixtureWriter {
 
     /// One `reso-json` record: a line of JSON Lines, or the next member of the page's `value` (starting the next
     /// page when this one is full).
-    private func writeResoJSON(_ rec: FixtureRecord, records: Int) throws {
+    private func writeResoJSON(_ rec: FixtureRecord) throws {
         if let pageSize, recordsInPage == pageSize {
             try endPage(next: pageName(page + 1))
             try openNextPage()
-            try beginPage(records: records)
+            try beginPage(records: totalRecords)
         }
         let (lines, first) = (jsonLines, recordsInPage == 0)
         recordsInPage += 1
@@ -119,10 +120,10 @@ extension FixtureWriter {
         }
     }
 
-    /// One record in the writer's format (`records`: how many the whole feed has, for `@odata.count`).
-    func write(_ rec: FixtureRecord, records: Int) throws {
+    /// One record in the writer's format.
+    func write(_ rec: FixtureRecord) throws {
         let (format, shape) = (self.format, self.shape)
-        if format == .resoJSON { return try writeResoJSON(rec, records: records) }
+        if format == .resoJSON { return try writeResoJSON(rec) }
         try emit { out in
             switch format {
             case .triples:

@@ -15,6 +15,8 @@ final class FixtureWriter {
     private var buffer: [UInt8] = []
     private static let chunk = 1 << 20
 
+    /// Records the whole feed will hold (`@odata.count`), set by `begin`.
+    var totalRecords = 0
     /// Pages: how many there will be, the current one (1-based), and records written into it.
     var pageCount = 0
     var page = 0
@@ -130,8 +132,14 @@ final class FixtureWriter {
 enum FixtureXMLText {
     /// `text` with `&`, `<`, `>` and `"` escaped.
     static func escaped(_ text: String, into out: inout [UInt8]) {
-        let bytes = Array(text.utf8)
-        escaped(bytes, 0..<bytes.count, quotes: true, split: nil, into: &out)
+        var text = text
+        text.withUTF8 { utf8 in
+            guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else {
+                return out.append(contentsOf: utf8)
+            }
+            let bytes = Array(utf8)
+            escaped(bytes, 0..<bytes.count, quotes: true, split: nil, into: &out)
+        }
     }
 
     /// `bytes[span]` with `&`, `<`, `>` (and `"` when `quotes`) escaped; with `split`, one extra delimiter byte
