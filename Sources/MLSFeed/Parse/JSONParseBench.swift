@@ -57,6 +57,7 @@ package enum JSONParseBench {
         private var valueKeyPending = false
         private var inValueArray = false
         private var topIsPage = false
+        private var topIsArray = false
 
         init(makeStrings: Bool) {
             self.makeStrings = makeStrings
@@ -67,7 +68,8 @@ package enum JSONParseBench {
             let depth = parser.depth
             if depth == 1 {
                 topIsPage = false
-            } else if depth == 2 && !inValueArray {
+                topIsArray = false
+            } else if depth == 2 && topIsArray {
                 counts.records += 1  // an object in a top-level array
             } else if depth == 3 && inValueArray {
                 counts.records += 1
@@ -77,11 +79,12 @@ package enum JSONParseBench {
 
         func endObject(parser: JSONPushParser) throws {
             counts.events += 1
-            if parser.depth == 0 && !topIsPage { counts.records += 1 }
+            if parser.depth == 0 && !topIsPage && !topIsArray { counts.records += 1 }
         }
 
         func startArray(parser: JSONPushParser) throws {
             counts.events += 1
+            if parser.depth == 1 { topIsArray = true }
             if parser.depth == 2 && valueKeyPending {
                 inValueArray = true
                 topIsPage = true
