@@ -4,8 +4,8 @@ extension Span where Element == UInt8 {
         withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The bytes as a new array.
-    package var bytes: [UInt8] {
+    /// The bytes as a new array (`bytes` is the standard library's `RawSpan` view).
+    package var byteArray: [UInt8] {
         withUnsafeBufferPointer { Array($0) }
     }
 

@@ -277,3 +277,37 @@ import JSONStream
         #expect(accepted > 300 && accepted < 2700)
     }
 }
+
+/// The helpers a delegate reads borrowed bytes with.
+@Suite struct JSONTextHelperTests {
+    final class Keeper: JSONStreamDelegate {
+        var kept: [UInt8] = []
+        var arrays: [[UInt8]] = []
+        var matches: [Bool] = []
+        func startObject(parser: JSONPushParser) throws {}
+        func endObject(parser: JSONPushParser) throws {}
+        func startArray(parser: JSONPushParser) throws {}
+        func endArray(parser: JSONPushParser) throws {}
+        func key(_ key: Span<UInt8>, parser: JSONPushParser) throws {
+            matches.append(key.elementsEqual("@odata.nextLink"))
+            matches.append(key.elementsEqual(Array("value".utf8)))
+        }
+        func string(_ value: Span<UInt8>, parser: JSONPushParser) throws {
+            kept.append(span: value)
+            arrays.append(value.byteArray)
+        }
+        func number(_ text: Span<UInt8>, parser: JSONPushParser) throws { kept.append(span: text) }
+        func boolean(_ value: Bool, parser: JSONPushParser) throws {}
+        func null(parser: JSONPushParser) throws {}
+    }
+
+    @Test func spansCompareAndCopyWithoutStrings() throws {
+        let keeper = Keeper()
+        let parser = try JSONPushParser(delegate: keeper)
+        try parser.feed(Array("{\"value\": [\"é\", 3.10], \"@odata.nextLink\": \"p2\"}".utf8)[...])
+        try parser.finish()
+        #expect(keeper.matches == [false, true, true, false])
+        #expect(String(decoding: keeper.kept, as: UTF8.self) == "é3.10p2")
+        #expect(keeper.arrays == [Array("é".utf8), Array("p2".utf8)])
+    }
+}
