@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
@@ -24,16 +25,18 @@ let package = Package(
         .target(name: "Inflate", dependencies: ["CZlib"]),
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "JSONStream", dependencies: ["CYajl"]),
 
         // The domain: one folder per pipeline stage.
-        .target(name: "MLSFeed", dependencies: ["XMLStream", "Postgres", "YAMLConfig", "Inflate", "Digest",
-                                                   "HTTPClient"]),
+        .target(name: "MLSFeed", dependencies: ["XMLStream", "JSONStream", "Postgres", "YAMLConfig", "Inflate",
+                                                   "Digest", "HTTPClient"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "Postgres", "YAMLConfig"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
         // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).
         .target(name: "PostgresTestSupport", dependencies: ["Postgres"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestSupport"]),
+        .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InflateTests", dependencies: ["Inflate"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),

@@ -4,13 +4,14 @@ import MLSFeed
 /// `mlsfeed bench-parse FILE`: the parse stage alone, for the benchmark against `xmllint --stream`.
 enum BenchParseCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["format", "record"], flags: ["help"])
+        let parsed = try Arguments(args, options: ["format", "record"], flags: ["help", "strings"])
         if parsed.has("help") {
             print(commandUsage["bench-parse"]!)
             return 0
         }
         guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one FILE") }
         let path = parsed.positionals[0]
+        if parsed["format"] == "json" { return try json(path, makeStrings: parsed.has("strings")) }
         let format: FeedFormat
         switch parsed["format"] ?? "triples" {
         case "triples":
@@ -29,6 +30,16 @@ enum BenchParseCommand {
         let result = try parseOnly(path: path, settings: ParseSettings(format: format))
         let seconds = Date().timeIntervalSince(started)
         print(String(format: "%d records in %.3f s, %.1f MB/s", result.records, seconds, bytes / 1e6 / seconds))
+        return 0
+    }
+
+    /// `--format json`: the JSON parser alone (events counted, nothing kept).
+    private static func json(_ path: String, makeStrings: Bool) throws -> Int32 {
+        let started = Date()
+        let counts = try JSONParseBench.run(path: path, makeStrings: makeStrings)
+        let seconds = Date().timeIntervalSince(started)
+        print(String(format: "%d records, %d events in %.3f s, %.1f MB/s", counts.records, counts.events, seconds,
+                     Double(counts.bytes) / 1e6 / seconds))
         return 0
     }
 }

@@ -44,14 +44,25 @@ let commandUsage: [String: String] = [
           Lists the most recent runs from the run ledger (ingest_runs), newest first.
         """,
     "fixtures": """
-        usage: mlsfeed fixtures generate --format triples|rets-compact|xml --shape header|per-record
-                                         --listings N --seed S --out PATH
+        usage: mlsfeed fixtures generate --format triples|rets-compact|xml|reso-json|syndication
+                                         --shape header|per-record --listings N --seed S --out PATH
                                          [--delta-of PATH --changed 2% --new 0.5% --gone 0.5%] [--dirt none|default]
+                                         [--page-size N | --jsonl]
+
+          Writes a deterministic synthetic feed and its truth (PATH without .xml/.json/.jsonl, plus .truth.json).
+          reso-json: RESO Web API Property records with $expand=ListAgent,Media; by default one OData page
+          document {"@odata.context", "@odata.count", "value": [...]} at PATH; with --page-size N, PATH is a
+          directory and gets pages page-0001.json, page-0002.json, ... of N records, each but the last naming the
+          next in "@odata.nextLink" (relative to the page itself); with --jsonl, one record per line at PATH.
+          syndication: RETS Syndication 2012-03 <Listings>/<Listing>, indented.
+          A delta (--delta-of) keeps its base's format and layout.
         """,
     "bench-parse": """
-        usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml] [--record NAME]
+        usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml|json] [--record NAME] [--strings]
 
           Parses FILE with the parse stage alone and prints records, seconds and MB/s.
+          --format json runs the JSON parser alone (OData pages, arrays or JSON Lines) and counts events;
+          --strings makes a String of every key, string and number (to compare with borrowed bytes).
         """,
 ]
 

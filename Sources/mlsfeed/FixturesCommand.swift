@@ -24,7 +24,8 @@ enum FixturesCommand {
         let started = Date()
         let truth = try FixtureGenerator.generate(options)
         let seconds = Date().timeIntervalSince(started)
-        print("wrote \(options.output) (\(truth.records) records, \(truth.uniqueValid) unique valid listings) "
+        let pages = truth.pages.map { " as \($0) pages" } ?? ""
+        print("wrote \(options.output) (\(truth.records) records\(pages), \(truth.uniqueValid) unique valid listings) "
               + "and \(FixtureOptions.truthPath(for: options.output)) in \(String(format: "%.2f", seconds)) s")
         return 0
     }

@@ -74,10 +74,28 @@ enum FixtureClock {
         isoLocal(local - offset(local)) + "Z"
     }
 
+    /// `yyyy-MM-ddTHH:mm:ss.SSS[SSSS]Z`: the UTC instant of a naive local time plus milliseconds, written with
+    /// `digits` (3 or more) fraction digits.
+    static func utc(_ local: Int, millis: Int, digits: Int) -> String {
+        isoLocal(local - offset(local)) + fraction(millis, digits: digits) + "Z"
+    }
+
     /// `yyyy-MM-ddTHH:mm:ss-08:00`: a local time with its offset.
     static func withOffset(_ local: Int) -> String {
         let off = -offset(local) / 3600
         return isoLocal(local) + "-" + pad(off) + ":00"
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss.SSS-08:00`: a local time with milliseconds and its offset.
+    static func withOffset(_ local: Int, millis: Int) -> String {
+        let off = -offset(local) / 3600
+        return isoLocal(local) + fraction(millis, digits: 3) + "-" + pad(off) + ":00"
+    }
+
+    /// `.SSS` followed by zeros up to `digits` digits.
+    private static func fraction(_ millis: Int, digits: Int) -> String {
+        let three = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "." + three + String(repeating: "0", count: max(digits - 3, 0))
     }
 
     static func pad(_ n: Int) -> String {

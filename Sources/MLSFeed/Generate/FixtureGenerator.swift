@@ -32,6 +32,8 @@ public enum FixtureGenerator {
             market.seed = truth.seed
             market.dirt = truth.dirt
             market.source = truth.source
+            market.pageSize = truth.pageSize
+            market.jsonLines = truth.jsonLines ?? false
             night = 1
             deltaSeed = options.seed
         }

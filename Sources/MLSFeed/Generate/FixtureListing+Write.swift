@@ -16,6 +16,7 @@ extension FixtureListing {
     /// Writes every field's raw value into `rec` (which is reset first).
     func write(into rec: inout FixtureRecord) {
         rec.reset()
+        rec.listing = self
         let city = FixtureMarket.cities[cityIndex]
         var flags = FixtureRandom(seed, UInt64(index), 2)
         rec.cdataRemarks = flags.chance(0.04)

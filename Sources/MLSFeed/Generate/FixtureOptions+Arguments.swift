@@ -12,8 +12,9 @@ extension FixtureOptions {
 
     /// The usage line of `mlsfeed fixtures generate`.
     public static let usage = """
-        usage: mlsfeed fixtures generate --listings N --out PATH [--format triples|rets-compact|xml] \
-        [--shape header|per-record] [--seed S] [--dirt none|default] [--source ID]
+        usage: mlsfeed fixtures generate --listings N --out PATH \
+        [--format triples|rets-compact|xml|reso-json|syndication] [--shape header|per-record] [--seed S] \
+        [--dirt none|default] [--source ID] [--page-size N | --jsonl]
                mlsfeed fixtures generate --delta-of PATH --out PATH [--seed S] [--changed 2%] [--new 0.5%] \
         [--gone 0.5%]
         """
@@ -21,8 +22,9 @@ extension FixtureOptions {
     /// Parses CLI arguments: `--format triples|rets-compact|xml --shape header|per-record --listings N --seed S
     /// --out PATH [--delta-of PATH --changed 2% --new 0.5% --gone 0.5%] [--dirt none|default]`.
     ///
-    /// Options take their value as the next argument or after `=` (`--seed=7`). A delta takes format, shape,
-    /// size and dirt from its base's truth, so `--listings`, `--format`, `--shape` and `--dirt` are refused with it.
+    /// Options take their value as the next argument or after `=` (`--seed=7`); `--jsonl` takes none. A delta
+    /// takes format, shape, size, dirt and page layout from its base's truth, so `--listings`, `--format`,
+    /// `--shape`, `--dirt`, `--page-size` and `--jsonl` are refused with it.
     public init(arguments: [String]) throws {
         var values: [String: String] = [:]
         var i = 0
@@ -36,7 +38,10 @@ extension FixtureOptions {
                 value = String(arg[arg.index(after: eq)...])
             }
             guard FixtureOptions.optionNames.contains(name) else { throw UsageError("unknown option '\(name)'") }
-            if value == nil {
+            if FixtureOptions.flagNames.contains(name) {
+                guard value == nil else { throw UsageError("option '\(name)' takes no value") }
+                value = ""
+            } else if value == nil {
                 guard i + 1 < arguments.count else { throw UsageError("option '\(name)' needs a value") }
                 i += 1
                 value = arguments[i]
@@ -48,7 +53,8 @@ extension FixtureOptions {
         guard let out = values["--out"], !out.isEmpty else { throw UsageError("missing required option '--out'") }
         self.init(listings: 0, output: out)
         if let deltaOf = values["--delta-of"] {
-            for name in ["--listings", "--format", "--shape", "--dirt"] where values[name] != nil {
+            for name in ["--listings", "--format", "--shape", "--dirt", "--page-size", "--jsonl"]
+            where values[name] != nil {
                 throw UsageError("option '\(name)' cannot be used with '--delta-of': the base's truth sets it")
             }
             self.deltaOf = deltaOf
@@ -67,10 +73,12 @@ extension FixtureOptions {
             listings = count
             if let f = values["--format"] {
                 guard let parsed = Format(rawValue: f) else {
-                    throw UsageError("--format: expected triples, rets-compact or xml, got \"\(f)\"")
+                    throw UsageError("--format: expected triples, rets-compact, xml, reso-json or syndication, "
+                                     + "got \"\(f)\"")
                 }
                 format = parsed
             }
+            try parseLayout(values)
             if let s = values["--shape"] {
                 guard let parsed = Shape(rawValue: s) else {
                     throw UsageError("--shape: expected header or per-record, got \"\(s)\"")
@@ -99,8 +107,28 @@ extension FixtureOptions {
 
     static let optionNames: Set<String> = [
         "--format", "--shape", "--listings", "--seed", "--out", "--dirt", "--delta-of", "--changed", "--new",
-        "--gone", "--source",
+        "--gone", "--source", "--page-size", "--jsonl",
     ]
+
+    /// Options that take no value.
+    static let flagNames: Set<String> = ["--jsonl"]
+
+    /// `--page-size N` or `--jsonl`: `reso-json` only, one or the other.
+    private mutating func parseLayout(_ values: [String: String]) throws {
+        for name in ["--page-size", "--jsonl"] where values[name] != nil && format != .resoJSON {
+            throw UsageError("option '\(name)' needs '--format reso-json'")
+        }
+        if values["--page-size"] != nil && values["--jsonl"] != nil {
+            throw UsageError("options '--page-size' and '--jsonl' cannot be used together")
+        }
+        if let n = values["--page-size"] {
+            guard let size = Int(n), size > 0 else {
+                throw UsageError("--page-size: expected a positive integer, got \"\(n)\"")
+            }
+            pageSize = size
+        }
+        jsonLines = values["--jsonl"] != nil
+    }
 
     /// `2%` → 0.02, `0.02` → 0.02; between 0 and 100%.
     static func share(_ name: String, _ text: String) throws -> Double {

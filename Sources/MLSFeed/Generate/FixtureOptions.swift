@@ -1,8 +1,15 @@
 /// What `mlsfeed fixtures generate` writes: format, shape, size, seed, output path, dirt and delta settings.
 public struct FixtureOptions: Sendable, Equatable {
     /// The feed format written.
-    public enum Format: String, Sendable, Codable {
+    public enum Format: String, Sendable, Codable, CaseIterable {
         case triples, retsCompact = "rets-compact", xml
+        /// RESO Web API records (Data Dictionary names) as OData JSON pages, one page document, or JSON Lines.
+        case resoJSON = "reso-json"
+        /// RETS Syndication 2012-03 (`Listings/Listing`, `commons:` address), indented.
+        case syndication
+
+        /// Whether records are delimiter-joined rows, which is what count-mismatch dirt needs.
+        var hasDelimitedRows: Bool { self == .triples || self == .retsCompact }
     }
 
     /// The `triples` shape: labels/keys once before the records, or in every record.
@@ -26,6 +33,10 @@ public struct FixtureOptions: Sendable, Equatable {
     public var gone = 0.005
     /// The feed's `source` attribute.
     public var source = "sdmls"
+    /// `reso-json` only: write OData pages of this many records as numbered files in the directory `output`.
+    public var pageSize: Int?
+    /// `reso-json` only: write JSON Lines (one record per line) instead of one OData page document.
+    public var jsonLines = false
 
     public init(listings: Int, output: String, format: Format = .triples, shape: Shape = .header, seed: UInt64 = 1) {
         self.listings = listings
@@ -35,9 +46,14 @@ public struct FixtureOptions: Sendable, Equatable {
         self.seed = seed
     }
 
-    /// Where the truth of the feed at `path` goes: `feed.xml` → `feed.truth.json`,
-    /// `feed.dat` → `feed.dat.truth.json`.
+    /// Where the truth of the feed at `path` goes: `feed.xml` → `feed.truth.json` (also `.json`, `.jsonl`),
+    /// `feed.dat` → `feed.dat.truth.json`, a directory of pages `pages/` → `pages.truth.json`.
     public static func truthPath(for path: String) -> String {
-        (path.hasSuffix(".xml") ? String(path.dropLast(4)) : path) + ".truth.json"
+        var base = path
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        for suffix in [".xml", ".jsonl", ".json"] where base.hasSuffix(suffix) && !base.hasSuffix(".truth.json") {
+            return String(base.dropLast(suffix.count)) + ".truth.json"
+        }
+        return base + ".truth.json"
     }
 }

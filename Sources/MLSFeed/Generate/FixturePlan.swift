@@ -25,7 +25,7 @@ struct FixturePlan {
         let cap = n / 2
         let kinds: [(Double, Dirt)] = [
             (rates.emptyMLSNumbers, .emptyMLSNumber), (rates.badPrices, .badPrice(variant: 0)),
-            (format == .xml ? 0 : rates.countMismatches, .countMismatch(extra: true)),
+            (format.hasDelimitedRows ? rates.countMismatches : 0, .countMismatch(extra: true)),
             (rates.duplicates, .duplicate(variant: 0)),
         ]
         for (rate, kind) in kinds {

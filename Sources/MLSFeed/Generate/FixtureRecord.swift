@@ -11,6 +11,8 @@ struct FixtureRecord {
     var splitField: FixtureField?
     /// Count-mismatch dirt: a field left out of the row entirely (one value short).
     var skippedField: FixtureField?
+    /// The listing the values were written from: its typed facts, for the formats with typed values.
+    var listing: FixtureListing?
 
     init() {
         bytes.reserveCapacity(4096)
@@ -23,6 +25,7 @@ struct FixtureRecord {
         quoteEntities = false
         splitField = nil
         skippedField = nil
+        listing = nil
     }
 
     /// The value of a field as text (tests and truth only; the writer works on bytes).

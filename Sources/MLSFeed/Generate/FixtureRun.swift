@@ -30,7 +30,9 @@ struct FixtureRun {
     }
 
     mutating func write() throws {
-        let writer = try FixtureWriter(path: market.output, format: market.format, shape: market.shape)
+        let writer = try FixtureWriter(path: market.output, format: market.format, shape: market.shape,
+                                       pageSize: market.format == .resoJSON ? market.pageSize : nil,
+                                       jsonLines: market.format == .resoJSON && market.jsonLines)
         try writer.begin(source: market.source, generated: truth.generated, records: plan.records)
         let n = plan.listings
         let maxDelay = min(max(n / 20, 1), 2000)
@@ -63,6 +65,11 @@ struct FixtureRun {
         truth.duplicates = truth.duplicated.count
         truth.uniqueValid = ordinal - truth.rejects - truth.duplicates
         truth.bytes = writer.size
+        if writer.pageSize != nil {
+            truth.pageSize = writer.pageSize
+            truth.pages = writer.page
+        }
+        if writer.jsonLines { truth.jsonLines = true }
     }
 
     private var dump: Int { FixtureGenerator.baseDumpLocal }
@@ -126,11 +133,13 @@ struct FixtureRun {
         copy.write(into: &record)
         try writer.write(record)
         let winner = variant == 1 ? first : copy
+        let format = market.format
         truth.duplicated.append(FixtureTruth.Duplicate(
             mlsNumber: first.mlsNumber, ordinals: [firstOrdinal, ordinal],
             kind: ["newer", "older", "same_timestamp"][variant], winnerOrdinal: variant == 1 ? firstOrdinal : ordinal,
-            winnerModified: winner.modifiedText, winnerModifiedUTC: FixtureClock.utc(winner.modified),
-            winnerListPrice: winner.listPriceText, winnerListPriceValue: winner.listPriceValue))
+            winnerModified: winner.writtenModified(format), winnerModifiedUTC: winner.modifiedUTC(format),
+            winnerListPrice: winner.writtenListPrice(format).text, winnerListPriceValue: winner.listPriceValue,
+            winnerStandardStatus: winner.standardStatus(format)))
         ordinal += 1
     }
 

@@ -30,11 +30,15 @@ public struct FixtureTruth: Sendable, Codable, Equatable {
         /// The winner's list price as written, and as a canonical decimal.
         public var winnerListPrice: String
         public var winnerListPriceValue: String
+        /// The winner's status as the data model stores it (`Active`, `ActiveUnderContract`, `Pending`, `Closed`,
+        /// `Expired`, `Withdrawn`).
+        public var winnerStandardStatus: String?
 
         enum CodingKeys: String, CodingKey {
             case mlsNumber = "mls_number", ordinals, kind, winnerOrdinal = "winner_ordinal"
             case winnerModified = "winner_modified", winnerModifiedUTC = "winner_modified_utc"
             case winnerListPrice = "winner_list_price", winnerListPriceValue = "winner_list_price_value"
+            case winnerStandardStatus = "winner_standard_status"
         }
     }
 
@@ -76,9 +80,16 @@ public struct FixtureTruth: Sendable, Codable, Equatable {
     public var rejected: [Reject]
     public var duplicated: [Duplicate]
     public var delta: Delta?
+    /// `reso-json` written as pages: records per page, and the page files written (`page-0001.json` ... in the
+    /// output directory; each but the last names the next in `@odata.nextLink`).
+    public var pageSize: Int?
+    public var pages: Int?
+    /// `reso-json` written as JSON Lines.
+    public var jsonLines: Bool?
 
     enum CodingKeys: String, CodingKey {
         case format, shape, source, generated, seed, listings, dirt, night, deltaSeed = "delta_seed", records
         case uniqueValid = "unique_valid", rejects, duplicates, bytes, rejected, duplicated, delta
+        case pageSize = "page_size", pages, jsonLines = "jsonl"
     }
 }

@@ -1,7 +1,17 @@
 extension FixtureWriter {
-    /// The document start: XML declaration and root element (plus the header lists of a header-once dump).
+    /// The document start: XML declaration and root element (plus the header lists of a header-once dump); for
+    /// `reso-json` the first page's start (nothing for JSON Lines).
     func begin(source: String, generated: String, records: Int) throws {
         let (format, shape) = (self.format, self.shape)
+        if format == .resoJSON {
+            totalRecords = records
+            if let pageSize {
+                pageCount = max(1, (records + pageSize - 1) / pageSize)
+                try openNextPage()
+            }
+            if !jsonLines { try beginPage(records: records) }
+            return
+        }
         try emit { out in
             out.append(contentsOf: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8)
             switch format {
@@ -19,18 +29,66 @@ extension FixtureWriter {
                 out.append(contentsOf: "<COUNT Records=\"\(records)\"/>\n<DELIMITER value=\"09\"/>\n<COLUMNS>\t".utf8)
                 FixtureWriter.joined(FixtureField.keys, delimiter: 9, into: &out)
                 out.append(contentsOf: "\t</COLUMNS>\n".utf8)
+            case .syndication:
+                out.append(contentsOf: FixtureSyndication.root(source: source, generated: generated).utf8)
+            case .resoJSON:
+                break
             }
         }
     }
 
     func end() throws {
         let (format, shape) = (self.format, self.shape)
+        if format == .resoJSON {
+            if !jsonLines { try endPage(next: nil) }
+            precondition(pageSize == nil || page == pageCount, "reso-json pages: \(page) written of \(pageCount)")
+            return
+        }
         try emit { out in
             switch format {
             case .triples: out.append(contentsOf: (shape == .header ? "</dump>\n" : "</listings>\n").utf8)
             case .retsCompact: out.append(contentsOf: "</RETS>\n".utf8)
             case .xml: out.append(contentsOf: "</listings>\n".utf8)
+            case .syndication: out.append(contentsOf: "</Listings>\n".utf8)
+            case .resoJSON: break
             }
+        }
+    }
+
+    /// An OData page's start: context, the total count (as servers send with `$count=true`), the records array.
+    private func beginPage(records: Int) throws {
+        try emit { out in
+            out.append(contentsOf: "{\"@odata.context\":\"$metadata#Property\",".utf8)
+            out.append(contentsOf: "\"@odata.count\":\(records),\"value\":[\n".utf8)
+        }
+    }
+
+    /// An OData page's end, naming the next page (a reference relative to this page's own location).
+    private func endPage(next: String?) throws {
+        try emit { out in
+            out.append(contentsOf: "\n]".utf8)
+            if let next {
+                out.append(contentsOf: ",\"@odata.nextLink\":".utf8)
+                FixtureJSONText.string(next, into: &out)
+            }
+            out.append(contentsOf: "}\n".utf8)
+        }
+    }
+
+    /// One `reso-json` record: a line of JSON Lines, or the next member of the page's `value` (starting the next
+    /// page when this one is full).
+    private func writeResoJSON(_ rec: FixtureRecord) throws {
+        if let pageSize, recordsInPage == pageSize {
+            try endPage(next: pageName(page + 1))
+            try openNextPage()
+            try beginPage(records: totalRecords)
+        }
+        let (lines, first) = (jsonLines, recordsInPage == 0)
+        recordsInPage += 1
+        try emit { out in
+            if !lines && !first { out.append(contentsOf: ",\n".utf8) }
+            FixtureResoJSON.write(rec, into: &out)
+            if lines { out.append(UInt8(ascii: "\n")) }
         }
     }
 
@@ -65,6 +123,7 @@ extension FixtureWriter {
     /// One record in the writer's format.
     func write(_ rec: FixtureRecord) throws {
         let (format, shape) = (self.format, self.shape)
+        if format == .resoJSON { return try writeResoJSON(rec) }
         try emit { out in
             switch format {
             case .triples:
@@ -93,6 +152,10 @@ extension FixtureWriter {
                     out.append(contentsOf: FixtureWriter.closeTags[i])
                 }
                 out.append(contentsOf: "</listing>\n".utf8)
+            case .syndication:
+                FixtureSyndication.write(rec, into: &out)
+            case .resoJSON:
+                break
             }
         }
     }

@@ -48,7 +48,7 @@ import Testing
         (["--listings", "lots", "--out", "f.xml"], "--listings: expected a positive integer, got \"lots\""),
         (["--listings", "0", "--out", "f.xml"], "--listings: expected a positive integer, got \"0\""),
         (["--listings", "5", "--out", "f.xml", "--format", "csv"],
-         "--format: expected triples, rets-compact or xml, got \"csv\""),
+         "--format: expected triples, rets-compact, xml, reso-json or syndication, got \"csv\""),
         (["--listings", "5", "--out", "f.xml", "--shape", "flat"],
          "--shape: expected header or per-record, got \"flat\""),
         (["--listings", "5", "--out", "f.xml", "--seed", "-3"], "--seed: expected an unsigned integer, got \"-3\""),
