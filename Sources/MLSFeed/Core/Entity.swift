@@ -64,6 +64,8 @@ public struct Column: Sendable, Hashable {
         Column("public_remarks", .text), Column("private_remarks", .text), Column("directions", .text),
         Column("showing_instructions", .text), Column("owner_name", .text),
         Column("list_agent_mls_id", .text), Column("list_office_mls_id", .text), Column("list_office_name", .text),
+        // Added after the first release (see `Entity.firstReleaseColumns`).
+        Column("co_list_agent_mls_id", .text),
     ]
 
     static let listingIndex = Dictionary(uniqueKeysWithValues: listing.enumerated().map { ($1.name, $0) })
@@ -75,5 +77,7 @@ public struct Column: Sendable, Hashable {
         Column("agent_mls_id", .text), Column("first_name", .text), Column("last_name", .text),
         Column("office_mls_id", .text), Column("office_name", .text), Column("office_phone", .text),
         Column("mobile_phone", .text), Column("email", .text),
+        // Added after the first release (see `Entity.firstReleaseColumns`).
+        Column("full_name", .text),
     ]
 }

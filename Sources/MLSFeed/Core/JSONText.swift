@@ -18,6 +18,36 @@ public enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Raw fields as a JSON object like `object`, the keys in `alwaysArrays` written as arrays even with one value
+    /// (multi-value lookup fields: `{"Features": ["Pool"]}`, never sometimes a string).
+    public static func object(_ fields: [RawField], alwaysArrays: Set<String>) -> [UInt8] {
+        var order: [String] = []
+        var grouped: [String: [String]] = [:]
+        for field in fields {
+            if grouped[field.key] == nil { order.append(field.key) }
+            grouped[field.key, default: []].append(field.value)
+        }
+        var out: [UInt8] = [0x7B]
+        for (i, key) in order.enumerated() {
+            if i > 0 { out.append(0x2C) }
+            append(key, to: &out)
+            out.append(0x3A)
+            let values = grouped[key]!
+            if values.count == 1 && !alwaysArrays.contains(key) {
+                append(values[0], to: &out)
+            } else {
+                out.append(0x5B)
+                for (j, value) in values.enumerated() {
+                    if j > 0 { out.append(0x2C) }
+                    append(value, to: &out)
+                }
+                out.append(0x5D)
+            }
+        }
+        out.append(0x7D)
+        return out
+    }
+
     /// Writes `object`s one after the other, remembering the last key list found free of repeats: records of one
     /// feed share their keys, so the check for repeated keys is then a comparison of (shared) key strings.
     public struct ObjectWriter {

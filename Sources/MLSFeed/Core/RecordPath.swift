@@ -1,7 +1,8 @@
 /// Where a mapping field finds its value inside a structured record (nested XML, JSON), relative to the record
 /// element (or to a repeated element, for `embedded_agents`).
 ///
-/// Syntax: steps joined by `/`; a step is a name (`City`, matching that local name in any namespace), a prefixed
+/// Syntax: steps joined by `/`; a step is a name (`City`, matching that local name in any namespace; `*` any
+/// element), a prefixed
 /// name (`commons:City`, matching the namespace URI the pipeline gives the prefix), optionally with one attribute
 /// predicate (`Phone[@PhoneType='Telephone']`); the last part may be an attribute (`@ID`, `Office/@ID`); `.` is
 /// the element itself. A plain name also matches an attribute of that name when no child element has it (the
@@ -112,7 +113,7 @@ public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
             name = String(head[head.index(after: colon)...])
             guard isName(prefix!) else { throw RecordPathError("\(quoted(part)): \(quoted(prefix!)) is not a prefix") }
         }
-        guard isName(name) else { throw RecordPathError("\(quoted(part)) is not an element name") }
+        guard name == "*" || isName(name) else { throw RecordPathError("\(quoted(part)) is not an element name") }
         return Step(name: name, prefix: prefix, predicate: predicate)
     }
 

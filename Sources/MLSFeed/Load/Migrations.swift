@@ -46,6 +46,7 @@ public enum Migrations {
         (3, "lighter location and price indexes", lighterIndexes),
         (4, "raw fingerprints of listings", rawHashes),
         (5, "honest ledger and as-of times", honestLedger),
+        (6, "co-listing agents and full names", coListingAndFullNames),
     ]
 
     private static let tables = """
@@ -234,5 +235,12 @@ public enum Migrations {
             ADD COLUMN sample_rejects text[] NOT NULL DEFAULT '{}';
         CREATE INDEX ingest_runs_source_idx ON ingest_runs (source, id DESC) WHERE status = 'succeeded';
         ALTER TABLE listings ADD COLUMN off_market_as_of timestamptz;
+        """
+
+    /// Syndication feeds name a co-listing agent, and many feeds give an agent only a full name. Nullable columns
+    /// without a default: adding them rewrites nothing, and rows without a value keep their content hashes.
+    private static let coListingAndFullNames = """
+        ALTER TABLE listings ADD COLUMN co_list_agent_mls_id text;
+        ALTER TABLE agents ADD COLUMN full_name text;
         """
 }

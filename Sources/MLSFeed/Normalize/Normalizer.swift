@@ -11,13 +11,16 @@ public struct Normalizer: Sendable {
     private let placed: Set<String>
     /// The index of the key field in `mapping.fields`.
     private let keyField: Int?
+    /// Source keys that are multi-value lookups (`format.multi_value`): always arrays in `extra`.
+    private let multiValue: Set<String>
 
-    public init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil) {
+    public init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = []) {
         self.mapping = mapping
         self.zone = zone
         self.recognizer = recognizer
         self.placed = mapping.placedKeys
         self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
+        self.multiValue = multiValue
     }
 
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
@@ -142,6 +145,12 @@ public struct Normalizer: Sendable {
             outcomes.append(outcome(of: field, at: positions, in: raw, removed: &removed))
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
+        var raw = raw
+        if !multiValue.isEmpty, extra.contains(where: { multiValue.contains($0.key) }) {
+            // Multi-value lookups are arrays in every record, one value or many.
+            raw.extraJSON = JSONText.object(extra, alwaysArrays: multiValue)
+            extra = []
+        }
         return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: raw, agents: agents,
                              removedCharacters: removed)
     }

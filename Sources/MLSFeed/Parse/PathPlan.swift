@@ -4,6 +4,7 @@
 struct PathPlan: Sendable {
     /// One element step with interned names.
     struct Step: Sendable {
+        /// The interned name, or -1 for `*` (any element).
         var name: Int32
         /// The namespace URI's id the element must have; nil: any namespace.
         var namespace: Int32?
@@ -58,7 +59,8 @@ struct PathPlan: Sendable {
                     namespace = intern(uri)
                 }
                 let predicate = step.predicate.map { (intern($0.attribute), Array($0.value.utf8)) }
-                steps.append(Step(name: intern(step.name), namespace: namespace, predicate: predicate))
+                steps.append(Step(name: step.name == "*" ? -1 : intern(step.name), namespace: namespace,
+                                  predicate: predicate))
             }
             return Path(text: text, steps: steps, attribute: path.attribute.map(intern),
                         fallbackAttribute: path.isPlainName ? intern(path.steps[0].name) : nil)

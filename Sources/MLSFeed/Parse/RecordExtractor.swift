@@ -58,10 +58,7 @@ struct RecordExtractor: Sendable {
         var fields: [RawField] = []
         fields.reserveCapacity(paths.count)
         for (index, path) in paths.enumerated() {
-            let found = matches(path, in: forest, from: element).filter { match in
-                if case .node(let node) = match { return !json.skippedNodes.contains(node) }
-                return true
-            }
+            let found = matches(path, in: forest, from: element)
             guard let first = found.first else { continue }
             if let counts {
                 counts.pointer.pointee.matched[index] += 1
@@ -70,7 +67,9 @@ struct RecordExtractor: Sendable {
             switch first {
             case .node(let node):
                 fields.append(RawField(path.text, forest.value(of: node)))
-                if forest.nodes[Int(node)].firstChild < 0 && node != element {
+                // The path read the element's text: a bare leaf goes whole, else its attributes and children stay.
+                let read = forest.nodes[Int(node)]
+                if read.firstChild < 0 && read.attributeCount == 0 && node != element {
                     json.skippedNodes.insert(node)
                 } else {
                     json.skippedText.insert(node)
@@ -134,7 +133,7 @@ struct RecordExtractor: Sendable {
 
     private func matches(_ step: PathPlan.Step, _ node: RecordForest.Node, _ index: Int32,
                          _ forest: RecordForest) -> Bool {
-        guard node.name == step.name else { return false }
+        guard step.name < 0 || node.name == step.name else { return false }
         if let namespace = step.namespace, node.namespace != namespace { return false }
         if let predicate = step.predicate {
             guard let attribute = forest.attribute(predicate.attribute, of: index) else { return false }

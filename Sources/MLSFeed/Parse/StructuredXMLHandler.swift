@@ -79,8 +79,9 @@ final class StructuredXMLHandler: RecordHandler {
     func bind(_ parser: XMLPushParser) {
         self.parser = parser
         let intern: (String) -> Int32 = { Int32(parser.name($0).id) }
-        recordSteps = (try? RecordPath(parsing: settings.recordElement))?.steps.map { intern($0.name) }
-            ?? [intern(settings.recordElement)]
+        recordSteps = (try? RecordPath(parsing: settings.recordElement))?.steps.map {
+            $0.name == "*" ? -1 : intern($0.name)
+        } ?? [intern(settings.recordElement)]
         // The mapping's paths and prefixes were checked when the pipeline was read.
         let plan = (try? PathPlan(mapping: mapping, namespaces: settings.namespaces, multiValue: settings.multiValue,
                                   intern: intern)) ?? PathPlan()
@@ -114,9 +115,26 @@ final class StructuredXMLHandler: RecordHandler {
         if !sawRoot {
             sawRoot = true
             report.generated = parser.attribute("generated")
+            if name.string == "RETS" { try readReply(parser) }
         }
         if skipping != nil { return }
         let id = Int32(name.id)
+        if recordRoot == nil && outside.count == 1 && names(outside[0]) == "RETS" {
+            // A RETS reply's trailer, as COMPACT replies have it (STANDARD-XML, CREA DDF).
+            switch name.string {
+            case "COUNT":
+                if let records = parser.attribute("Records").flatMap({ Int(DelimitedText.trimmed($0)) }) {
+                    report.declaredCount = records
+                }
+            case "MAXROWS":
+                report.maxRows = true
+                report.warnings.append("MAXROWS: the server stopped at its row limit; the result may be incomplete")
+            case "RETS-STATUS":
+                try readReply(parser)
+            default:
+                break
+            }
+        }
         if recordRoot != nil {
             moveText(parser)
             builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
@@ -192,10 +210,33 @@ final class StructuredXMLHandler: RecordHandler {
 
     // MARK: - Records
 
+    /// The name `id` stands for.
+    private func names(_ id: Int32) -> String {
+        parser?.internedName(Int(id)) ?? ""
+    }
+
+    /// A RETS reply code: 0 and 20201 (no records) are fine, 20208 (truncated) makes the dump incomplete, any other
+    /// fails the run with the reply text.
+    private func readReply(_ parser: XMLPushParser) throws {
+        let code = parser.attribute("ReplyCode").map(DelimitedText.trimmed) ?? "0"
+        let text = parser.attribute("ReplyText").map(DelimitedText.trimmed) ?? ""
+        switch Int(code) {
+        case 0, 20201:
+            return
+        case 20208:
+            report.truncated = true
+            report.warnings.append("RETS reply code 20208 (result truncated at the server's row limit): \(text)")
+        default:
+            let (line, column) = parser.startTagPosition
+            throw InputError("RETS reply code \(code): \(text.isEmpty ? "(no ReplyText)" : text)",
+                             at: SourcePosition(file: source, line: line, column: column))
+        }
+    }
+
     /// Whether the element just opened (the last of `outside`) is a record: its ancestors end with the record path.
     private func isRecord() -> Bool {
         guard outside.count >= recordSteps.count else { return false }
-        return outside.suffix(recordSteps.count).elementsEqual(recordSteps)
+        return zip(outside.suffix(recordSteps.count), recordSteps).allSatisfy { $1 < 0 || $0 == $1 }
     }
 
     /// Moves the text the parser captured since the last event into the tree (the open element's text).

@@ -334,7 +334,10 @@ public final class PipelineRunner: @unchecked Sendable {
             control.onCancel(cancel)
         }
         let group = DispatchGroup()
-        let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, recognizer: recognizer)
+        var multiValue: Set<String> = []
+        if case .retsCompact(let rets) = config.parse.format { multiValue = rets.multiValueColumns }
+        let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, recognizer: recognizer,
+                                    multiValue: multiValue)
         let validator = Validator(mapping: config.mapping)
         let unsafeOpened = UncheckedBox(opened)
         let documents = Locked<[Int: Document]>([:])

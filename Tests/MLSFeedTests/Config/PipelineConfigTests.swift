@@ -100,6 +100,33 @@ import YAMLConfig
         try mistakesPointAtFileLineColumn(text: text, expected: expected)
     }
 
+    static let nestedXML = """
+        source: { id: listhub, time_zone: UTC }
+        format: { type: xml, record: Listings/Listing, namespaces: { commons: "http://rets.org/xsd/RETSCommons" } }
+        mapping:
+          fields:
+            listing_id: { from: MlsNumber, type: text }
+            city: { from: Address/commons:City, type: text }
+        """
+
+    @Test(arguments: [
+        (nestedXML.replacingOccurrences(of: "Address/commons:City", with: "Address//City"),
+         #"nightly.yaml:6:19: error: mapping.fields.city.from: "Address//City" is not a path: "Address//City" has "#
+            + #"an empty step ("//" or a leading or trailing "/")"#),
+        (nestedXML.replacingOccurrences(of: "Address/commons:City", with: "Address/rc:City"),
+         #"nightly.yaml:6:19: error: mapping.fields.city.from: the path "Address/rc:City" uses the prefix "rc", "#
+            + "which format.namespaces does not declare"),
+        (nestedXML.replacingOccurrences(of: "record: Listings/Listing", with: "record: Listing/@ID"),
+         #"nightly.yaml:2:30: error: format.record: the record is an element name or a path of names, like "#
+            + "Listings/Listing"),
+        (nestedXML + "\n  embedded_agent:\n    agent_mls_id: { from: \"Phone[@type=x]\", type: text }",
+         #"nightly.yaml:8:27: error: mapping.embedded_agent.agent_mls_id.from: "Phone[@type=x]" is not a path: "#
+            + #""Phone[@type=x]": a predicate reads [@attribute='value']"#),
+    ])
+    func pathMistakesPointAtFileLineColumn(text: String, expected: String) throws {
+        try mistakesPointAtFileLineColumn(text: text, expected: expected)
+    }
+
     @Test func environmentDefaultsExpand() throws {
         let text = Self.valid.replacingOccurrences(of: "id: sdmls", with: "id: ${MLS_SOURCE:-crmls}")
         #expect(try Self.load(text).source == "crmls")

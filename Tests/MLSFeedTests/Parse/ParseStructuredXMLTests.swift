@@ -41,4 +41,93 @@ import Testing
         #expect(records.map(\.ordinal) == [0, 1])
         #expect(records.map(\.place) == ["4:3", "12:3"])
     }
+
+    static let nested = """
+        <?xml version="1.0"?>
+        <Listings xmlns="urn:syndication" xmlns:rc="http://rets.org/xsd/RETSCommons" xmlns:o="urn:other">
+          <Listing ID="L1">
+            <Address><o:City>Wrong Town</o:City><rc:City>San Diego</rc:City></Address>
+            <Phones><Phone type="Fax">1</Phone><Phone type="Telephone">2</Phone></Phones>
+            <Participant><Id>A1</Id><Role>Listing</Role><Extra>x</Extra></Participant>
+            <Participant><Id>B2</Id><Role>Buyer</Role></Participant>
+            <Note>first</Note><Note>second</Note>
+          </Listing>
+          <Listing ID="L2"><Note>only</Note></Listing>
+        </Listings>
+        """
+
+    static func nestedSettings() -> ParseSettings {
+        var xml = PlainXMLSettings()
+        xml.recordElement = "Listings/Listing"
+        xml.namespaces = ["commons": "http://rets.org/xsd/RETSCommons"]
+        return ParseSettings(format: .xml(xml))
+    }
+
+    static let nestedMapping = mapping(
+        [("listing_id", ["@ID"]), ("city", ["Address/commons:City"]), ("county_or_parish", ["Address/City"]),
+         ("public_remarks", ["Note"]), ("directions", ["Phones/Phone[@type='Telephone']"]),
+         ("owner_name", ["Nowhere/Else"])],
+        agents: [AgentMapping(each: "Participant", conditions: [.init(path: "Role", value: "listing")],
+                              link: "list_agent_mls_id",
+                              fields: [FieldMapping(name: "agent_mls_id", sources: ["Id"], type: .text)])])
+
+    @Test func pathsPickByNamespaceAttributeAndPredicateAndEachElementIsAChild() throws {
+        let (records, report) = try ParseFixture.read(Array(Self.nested.utf8), settings: Self.nestedSettings(),
+                                                      source: "n.xml", mapping: Self.nestedMapping)
+        #expect(records.map(\.pairs) == [
+            ["@ID=L1", "Address/commons:City=San Diego", "Address/City=Wrong Town", "Note=first",
+             "Phones/Phone[@type='Telephone']=2"],
+            ["@ID=L2", "Note=only"],
+        ])
+        #expect(records[0].children == [RawChild(mapping: 0, fields: [RawField("Id", "A1")],
+                                                 extraJSON: Array(#"{"Role":"Listing","Extra":"x"}"#.utf8))])
+        // Both cities were read (the unprefixed step matched the first in any namespace): Address is gone.
+        #expect(Self.extra(records[0]) == ##"{"Phones":{"Phone":[{"@type":"Fax","#text":"1"},{"@type":"Telephone"}]},"##
+            + ##""Participant":{"Id":"B2","Role":"Buyer"},"Note":"second"}"##)
+        #expect(report.pathMatches["Note"] == PathMatches(records: 2, repeated: 1))
+        #expect(report.pathMatches["Address/City"] == PathMatches(records: 1, repeated: 1))
+        #expect(report.pathMatches["Nowhere/Else"] == PathMatches(records: 0, repeated: 0))
+        #expect(PathWarnings.lines(mapping: Self.nestedMapping, matches: report.pathMatches, records: 2) == [
+            #"mapping field county_or_parish: "Address/City" matched more than once in 1 records; the first match "#
+                + "was taken",
+            #"mapping field public_remarks: "Note" matched more than once in 1 records; the first match was taken"#,
+            #"mapping field owner_name: "Nowhere/Else" matched nothing in 2 records"#,
+        ])
+    }
+
+    @Test(arguments: [1, 7, 64])
+    func chunkBoundariesChangeNothing(chunk: Int) throws {
+        let whole = try ParseFixture.read(Array(Self.nested.utf8), settings: Self.nestedSettings(), source: "n.xml",
+                                          mapping: Self.nestedMapping)
+        let pieces = try ParseFixture.read(Array(Self.nested.utf8), settings: Self.nestedSettings(), source: "n.xml",
+                                           mapping: Self.nestedMapping, chunk: chunk)
+        #expect(pieces.records == whole.records)
+        #expect(pieces.records.map(Self.extra) == whole.records.map(Self.extra))
+        #expect(pieces.records.map(\.place) == ["3:3", "10:3"])
+    }
+
+    @Test func aRecordOverTheSizeLimitIsADefectAndTheNextOneReads() throws {
+        var xml = PlainXMLSettings()
+        xml.maxRecordBytes = 1024
+        let big = String(repeating: "<Note>" + String(repeating: "x", count: 100) + "</Note>", count: 20)
+        let document = "<feed><listing><ListingId>1</ListingId>\(big)</listing>"
+            + "<listing><ListingId>2</ListingId></listing></feed>"
+        let (records, _) = try ParseFixture.read(Array(document.utf8), settings: ParseSettings(format: .xml(xml)),
+                                                 source: "big.xml",
+                                                 mapping: Self.mapping([("listing_id", ["ListingId"])]), chunk: 100)
+        #expect(records.map(\.defect) == ["record is larger than format.max_record_bytes (1024 bytes)", nil])
+        #expect(records.map(\.place) == ["1:7", "1:2310"])
+        #expect(records[1].pairs == ["ListingId=2"])
+    }
+
+    @Test func aRETSErrorReplyInStandardXMLFailsWithItsText() throws {
+        let document = #"<RETS ReplyCode="20203" ReplyText="Invalid class"><REData/></RETS>"#
+        var xml = PlainXMLSettings()
+        xml.recordElement = "PropertyListing"
+        #expect(throws: InputError("RETS reply code 20203: Invalid class",
+                                   at: SourcePosition(file: "r.xml", line: 1, column: 1))) {
+            _ = try ParseFixture.read(Array(document.utf8), settings: ParseSettings(format: .xml(xml)),
+                                      source: "r.xml")
+        }
+    }
 }

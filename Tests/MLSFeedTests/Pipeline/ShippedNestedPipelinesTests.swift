@@ -1,0 +1,134 @@
+import Foundation
+import Postgres
+import PostgresTestSupport
+import Testing
+@testable import MLSFeed
+
+/// The shipped nested-XML pipelines load their fixtures into PostgreSQL with every mapped column as written by
+/// hand here from the fixture files.
+@Suite struct ShippedNestedPipelinesTests {
+    static func load(_ pipeline: String) throws -> (summary: RunSummary, database: String) {
+        let database = try TestDatabase.fresh()
+        let config = try PipelineConfig.load(path: CLI.packageRoot.appendingPathComponent("pipelines/\(pipeline)").path,
+                                             project: ProjectConfig(), environment: [:])
+        var options = RunOptions()
+        options.conninfo = database
+        let summary = try PipelineRunner(config: config, options: options).run()
+        return (summary, database)
+    }
+
+    /// Every listing column the shipped nested mappings can fill, as text, by MLS number.
+    static func listings(_ database: String) throws -> [[String?]] {
+        try Connection(database).execute("""
+            SELECT listing_id, standard_status, property_type, list_price::text, close_price::text,
+                   listing_contract_date::text,
+                   to_char(modification_timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                   bedrooms_total::text, bathrooms_full::text, bathrooms_half::text, living_area::text,
+                   lot_size_square_feet::text, year_built::text, street_number, street_name, unit_number, city,
+                   state_or_province, postal_code, county_or_parish, mls_area, latitude::text, longitude::text,
+                   public_remarks, directions, list_agent_mls_id, co_list_agent_mls_id, list_office_mls_id,
+                   list_office_name
+            FROM listings ORDER BY listing_id
+            """).rows
+    }
+
+    static func agents(_ database: String) throws -> [[String?]] {
+        try Connection(database).execute("""
+            SELECT agent_mls_id, first_name, last_name, full_name, office_mls_id, office_name, office_phone,
+                   mobile_phone, email
+            FROM agents ORDER BY agent_mls_id
+            """).rows
+    }
+
+    /// No `extra` holds text glued from a subtree: no newline followed by indentation.
+    static func extrasAreStructured(_ database: String) throws -> Bool {
+        try Connection(database).execute("""
+            SELECT count(*) FROM (SELECT extra::text AS e FROM listings UNION ALL SELECT extra::text FROM agents) x
+            WHERE e ~ '\\\\n +'
+            """).rows.first?.first == "0"
+    }
+
+    @Test func syndication() throws {
+        let (summary, database) = try Self.load("syndication.yaml")
+        #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+        #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+        #expect(summary.load.inserted == 3)
+        #expect(try Self.listings(database) == [
+            ["260100001", "Active", "Residential", "849000.00", nil, "2026-10-01", "2026-11-28T01:46:37.263000",
+             "4", "2", "1", "1850", "6250", "1926", nil, nil, nil, "San Diego", "CA", "92105-1342", "San Diego", nil,
+             "32.748912", "-117.104553", "Craftsman bungalow & garden studio, walk to the park.",
+             "I-805 to University Ave, east two blocks.", "SDA1001", "SDA2002", "SDO118", "Bayside Realty"],
+            ["260100002", "Pending", "Residential", "463000.00", nil, "2026-09-15", "2026-11-26T08:00:00.000000",
+             "2", "2", nil, "1104", nil, "1989", nil, nil, "22", "Poway", "CA", "92064", "San Diego", nil,
+             "32.9571", "-117.0361", nil, nil, "SDA1001", nil, "SDO118", "Bayside Realty"],
+            ["260100003", "Closed", "Land", "215000.00", nil, nil, "2026-11-25T20:00:00.000000",
+             nil, nil, nil, nil, "217800", nil, nil, nil, nil, "Julian", "CA", "92036", nil, nil,
+             nil, nil, nil, nil, "SDA4004", nil, nil, nil],
+        ])
+        // The buyer's agent (Role: Buyer) is no agent row; it stays in the listing's extra.
+        #expect(try Self.agents(database) == [
+            ["SDA1001", "Maria", "Okafor", nil, nil, nil, "(619) 555-7000", "(619) 555-0134",
+             "maria.okafor@example.com"],
+            ["SDA2002", "Tom", "Reyes", nil, nil, nil, nil, "(858) 555-0199", "tom.reyes@example.com"],
+            ["SDA4004", "Ana", "Silva", nil, nil, nil, nil, nil, nil],
+        ])
+        let extra = try Connection(database).execute("""
+            SELECT extra->'Photos'->'Photo'->1->>'MediaURL', jsonb_typeof(extra->'Photos'->'Photo'),
+                   extra->'ListPrice'->>'@currencyCode', extra->'Address'->>'FullStreetAddress'
+            FROM listings WHERE listing_id = '260100001'
+            """).rows
+        #expect(extra == [["https://photos.example.com/sdmls/260100001/2.jpg", "array", "USD",
+                           "3891 University Ave"]])
+        #expect(try Connection(database).execute("""
+            SELECT extra->'ListingParticipants'->'Participant'->>'Role' FROM listings WHERE listing_id = '260100002'
+            """).rows == [["Buyer"]])
+        #expect(try Self.extrasAreStructured(database))
+    }
+
+    @Test func retsStandardXML() throws {
+        let (summary, database) = try Self.load("rets-standard-xml.yaml")
+        #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+        #expect(summary.completeness.isComplete)
+        #expect(try Self.listings(database) == [
+            ["SX-1001", "Active", "Residential", "649000.00", nil, "2026-10-02", "2026-11-27T18:15:00.500000",
+             "3", "2", nil, "1650", nil, "1975", "1200", "Prospect St", nil, "La Jolla", "CA", "92037", "San Diego",
+             "La Jolla", "32.8472", "-117.2742", "Ocean views, two blocks to the cove.", nil, "SDA7007", nil, "SDO5",
+             "Coastal Homes"],
+            ["SX-2002", "Closed", "CommercialSale", "1250000.00", "1195000.00", "2008-09-01",
+             "2026-11-20T16:00:00.000000", nil, nil, nil, "5200", nil, nil, "410", "Market St", nil, "San Diego",
+             "CA", "92101", nil, nil, nil, nil, nil, nil, "SDA7007", nil, "SDO5", "Coastal Homes"],
+        ])
+        #expect(try Self.agents(database) == [
+            ["SDA7007", "Grace", "Kim", nil, "SDO5", "Coastal Homes", "(619) 555-0177", nil, "grace.kim@example.com"],
+        ])
+        #expect(try Connection(database).execute("SELECT extra::text FROM listings ORDER BY listing_id").rows
+            == [[#"{"Structure": {"Pool": "TRUE", "View": "FALSE"}}"#], ["{}"]])
+        #expect(try Self.extrasAreStructured(database))
+    }
+
+    @Test func creaDDF() throws {
+        let (summary, database) = try Self.load("crea-ddf.yaml")
+        #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+        #expect(try Self.listings(database) == [
+            ["S4419930", "Active", "Residential", "449000.00", nil, "2019-02-05", "2019-02-22T14:05:09.000000",
+             "2", "1", nil, nil, nil, nil, "1", "Bayfield St", "1203", "Barrie", "Ontario", "L4M 3A6", nil, nil,
+             nil, nil, nil, nil, "1510204", nil, "51240", "Lakeshore Realty Inc., Brokerage"],
+            ["X4362018", "Active", "Residential", "799900.00", nil, "2019-01-22", "2019-02-21T23:40:21.000000",
+             "3", "2", nil, nil, nil, "1987", "42", "Wallaby Way", nil, "Barrie", "Ontario", "L3C 5J1", nil, nil,
+             nil, nil, "Bright family home steps from the lake. Updated kitchen & baths.", nil, "1427873", nil,
+             "51240", "Lakeshore Realty Inc., Brokerage"],
+        ])
+        // The telephone, not the fax, by the attribute predicate; the office from the nested Office element.
+        #expect(try Self.agents(database) == [
+            ["1427873", nil, nil, "Jane Smith", "51240", "Lakeshore Realty Inc., Brokerage", "(905) 555-0101", nil,
+             nil],
+            ["1510204", nil, nil, "Marc Tremblay", "51240", "Lakeshore Realty Inc., Brokerage", "(705) 555-0177", nil,
+             nil],
+        ])
+        #expect(try Connection(database).execute("""
+            SELECT extra->'Phones'->'Phone'->0->>'#text', extra->'Phones'->'Phone'->0->>'@PhoneType'
+            FROM agents WHERE agent_mls_id = '1427873'
+            """).rows == [["(905) 555-0102", "Fax"]])
+        #expect(try Self.extrasAreStructured(database))
+    }
+}
