@@ -1,10 +1,10 @@
 /// Why the embedded PostgreSQL cluster could not be created, started or stopped.
-public struct LocalClusterError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let message: String
+package struct LocalClusterError: Error, CustomStringConvertible, Sendable, Equatable {
+    package let message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
