@@ -27,6 +27,8 @@ package final class LocalCluster: Sendable {
     /// The superuser's password in pgpass format, mode 0600, owned by the user running mlsfeed.
     var passwordFile: String { directory + "/pgpass" }
     var rulesFile: String { dataDirectory + "/pg_hba.conf" }
+    /// The password for `initdb --pwfile`, owned by the server's account; it exists only while `initdb` runs.
+    private var initdbPasswordFile: String { directory + "/.initdb-password" }
 
     /// The port (the socket file's name, `.s.PGSQL.5432`); explicit so that a `PGPORT` in the environment
     /// of a client or of the server changes nothing.
@@ -70,6 +72,7 @@ package final class LocalCluster: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return try withLock {
             try secureDirectories(account)
+            unlink(initdbPasswordFile)  // left by an initdb that was killed
             if !FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") {
                 try initialize(binaries, account)
             }
@@ -126,12 +129,10 @@ package final class LocalCluster: Sendable {
         }
         let password = PasswordFile.generatePassword()
         try PrivateFile.store(PasswordFile.contents(password: password), at: passwordFile)
-        // initdb reads the password from a file of its own account; it lives only while initdb runs.
-        let initdbPassword = directory + "/.initdb-password"
-        try PrivateFile.store(password + "\n", at: initdbPassword, owner: account.switchesUser ? account : nil)
-        defer { unlink(initdbPassword) }
+        try PrivateFile.store(password + "\n", at: initdbPasswordFile, owner: account.switchesUser ? account : nil)
+        defer { unlink(initdbPasswordFile) }
         var arguments = ["-D", dataDirectory, "-U", PasswordFile.user, "--auth-local=\(HostBasedAuthentication.method)",
-                         "--auth-host=\(HostBasedAuthentication.method)", "--pwfile=\(initdbPassword)",
+                         "--auth-host=\(HostBasedAuthentication.method)", "--pwfile=\(initdbPasswordFile)",
                          "-E", "UTF8", "--locale=C"]
         if !fsync { arguments.append("--no-sync") }
         let made = try run(binaries.initdb, arguments)

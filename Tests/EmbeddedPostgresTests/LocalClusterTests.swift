@@ -57,6 +57,9 @@ import Darwin
         defer { try? cluster.stop(immediately: true) }
         try cluster.start()
         try expectPrivate(cluster)
+        // initdb's password file is gone; what is left is the cluster's.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            == [".lock", "data", "pgpass", "postgres.log", "socket"])
         #expect(try FileFacts(cluster.socketDirectory + "/.s.PGSQL.5432")
             == FileFacts(mode: 0o700, owner: Self.serverUID))
 
