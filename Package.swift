@@ -26,17 +26,20 @@ let package = Package(
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "JSONStream", dependencies: ["CYajl"]),
+        // The embedded PostgreSQL: cluster and server process management (connects through `Postgres`).
+        .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
 
         // The domain: one folder per pipeline stage.
         .target(name: "MLSFeed", dependencies: ["XMLStream", "JSONStream", "Postgres", "YAMLConfig", "Inflate",
                                                    "Digest", "HTTPClient"]),
-        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "Postgres", "YAMLConfig"]),
+        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "Postgres", "EmbeddedPostgres", "YAMLConfig"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
         // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).
-        .target(name: "PostgresTestSupport", dependencies: ["Postgres"]),
+        .target(name: "PostgresTestSupport", dependencies: ["Postgres", "EmbeddedPostgres"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestSupport"]),
         .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
+        .testTarget(name: "EmbeddedPostgresTests", dependencies: ["EmbeddedPostgres", "Postgres"]),
         .testTarget(name: "YAMLConfigTests", dependencies: ["YAMLConfig"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InflateTests", dependencies: ["Inflate"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),

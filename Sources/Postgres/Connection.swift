@@ -1,3 +1,5 @@
+import Foundation
+
 /// One libpq connection to PostgreSQL: text-parameter queries, scripts, COPY and transactions.
 ///
 /// Single owner: the connection is `@unchecked Sendable` so it can be handed to (or created on) a Dispatch
@@ -21,22 +23,72 @@ public final class Connection: @unchecked Sendable {
         if pq.serverVersion >= 140_000 { try pq.execScript("SET client_connection_check_interval = 2000") }
     }
 
-    /// Asks the server to cancel the statement running on this connection; the blocked call then throws a
-    /// `queryCanceled` error. Safe to call from any thread, at any time (it does nothing when no statement runs).
-    @discardableResult
-    public func cancel() -> Bool {
-        pq.cancel()
+    /// Cancels the statement running on this connection, from any thread: the blocked call throws a
+    /// `queryCanceled` error. With `refusingLater`, every later call throws one at once too (the connection's work
+    /// is over; a run's data connection), else later calls run as usual (a connection that must still record the
+    /// outcome).
+    ///
+    /// A cancel request travels on a connection of its own and may reach the server before the statement it is
+    /// meant for (a cancel that finds the backend idle is dropped): it is sent again every 100 ms for as long as
+    /// the calls in flight when it was asked for still run, up to 10 s.
+    public func cancel(refusingLater: Bool = true) {
+        let (inFlight, generation) = state.withLock { state -> (Bool, Int) in
+            if refusingLater { state.stopped = true }
+            return (state.calls > 0, state.generation)
+        }
+        guard inFlight, let canceller = pq.canceller else { return }
+        canceller.cancel()
+        let state = self.state
+        DispatchQueue.global().async {
+            for _ in 0..<100 {
+                usleep(100_000)
+                guard state.withLock({ $0.calls > 0 && $0.generation == generation }) else { return }
+                canceller.cancel()
+            }
+        }
     }
+
+    /// Whether `cancel()` was called.
+    public var isCancelled: Bool { state.withLock { $0.stopped } }
+
+    /// Runs one libpq call, refused once the connection was cancelled, counted while it runs (see `cancel`).
+    private func call<T>(_ body: () throws -> T) throws -> T {
+        try state.withLock { state in
+            if state.stopped { throw PostgresError(code: .queryCanceled, message: "the statement was cancelled") }
+            state.calls += 1
+        }
+        defer {
+            state.withLock { state in
+                state.calls -= 1
+                if state.calls == 0 { state.generation += 1 }
+            }
+        }
+        return try body()
+    }
+
+    private final class CallState: @unchecked Sendable {
+        private let lock = NSLock()
+        /// Refusing further calls; calls in flight; bumped when none is left (a cancel stops repeating then).
+        private var value = (stopped: false, calls: 0, generation: 0)
+
+        func withLock<T>(_ body: (inout (stopped: Bool, calls: Int, generation: Int)) throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&value)
+        }
+    }
+
+    private let state = CallState()
 
     /// Runs one statement with text parameters `$1, $2, ...` (nil is NULL) and returns its rows.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> QueryResult {
-        try pq.exec(sql, parameters)
+        try call { try pq.exec(sql, parameters) }
     }
 
     /// Runs several `;`-separated statements without parameters (migrations, DDL).
     public func executeScript(_ sql: String) throws {
-        try pq.execScript(sql)
+        try call { try pq.execScript(sql) }
     }
 
     /// Runs `COPY ... FROM STDIN` (text format), letting `produce` write the rows; returns the rows copied.
@@ -45,6 +97,10 @@ public final class Connection: @unchecked Sendable {
     /// on the server or loses its connection throws; it never waits forever.
     @discardableResult
     public func copyIn(_ sql: String, _ produce: (CopyWriter) throws -> Void) throws -> Int {
+        try call { try copyIn(sql, produce, pq) }
+    }
+
+    private func copyIn(_ sql: String, _ produce: (CopyWriter) throws -> Void, _ pq: LibPQConnection) throws -> Int {
         try pq.beginCopy(sql)
         let writer = CopyWriter(pq)
         do {
@@ -62,7 +118,7 @@ public final class Connection: @unchecked Sendable {
     /// the server has finished the COPY (the rest of its rows are read and dropped).
     @discardableResult
     public func copyOut(_ sql: String, _ consume: ([UInt8]) throws -> Void) throws -> Int {
-        try pq.copyOut(sql, consume)
+        try call { try pq.copyOut(sql, consume) }
     }
 
     /// Runs `body` between `BEGIN` and `COMMIT`; `ROLLBACK` when it throws (the error is rethrown).

@@ -14,8 +14,8 @@ final class LibPQConnection {
     private let handle: OpaquePointer
     /// Kept only to scrub its password from error messages.
     private let conninfo: String
-    /// What `PQcancel` needs, taken once connected; usable from any thread. Freed in `deinit`.
-    private var cancelHandle: OpaquePointer?
+    /// What `PQcancel` needs, taken once connected; usable from any thread.
+    private(set) var canceller: LibPQCanceller?
 
     /// Connects without blocking longer than `timeout` seconds, polling the socket so that `shouldStop` (checked
     /// every 100 ms) can abandon the attempt. `keepalive` sets TCP keepalives (idle, interval, count in seconds);
@@ -58,21 +58,11 @@ final class LibPQConnection {
             if ready > 0 { polling = PQconnectPoll(handle) }
         }
         try check(.connection(starting: false))
-        cancelHandle = PQgetCancel(handle)
+        canceller = PQgetCancel(handle).map(LibPQCanceller.init)
     }
 
     deinit {
-        if let cancelHandle { PQfreeCancel(cancelHandle) }
         PQfinish(handle)
-    }
-
-    /// Asks the server to cancel the statement running on this connection (`PQcancel`). Safe from any thread
-    /// while another thread is blocked in a call on this connection; returns whether the request was sent.
-    @discardableResult
-    func cancel() -> Bool {
-        guard let cancelHandle else { return false }
-        var message = [CChar](repeating: 0, count: 256)
-        return PQcancel(cancelHandle, &message, Int32(message.count)) == 1
     }
 
     private static func seconds(_ value: Double) -> String {
@@ -264,6 +254,27 @@ final class LibPQConnection {
         }
         let affected = Int(String(cString: PQcmdTuples(pointer))) ?? (rowCount > 0 ? rowCount : 0)
         return QueryResult(columns: columns, rows: rows, affectedRows: affected)
+    }
+}
+
+/// Owner of one `PGcancel`, freed in `deinit`: asks the server to cancel a connection's running statement.
+/// Safe from any thread while another thread is blocked in a call on that connection.
+final class LibPQCanceller: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQfreeCancel(handle)
+    }
+
+    /// Sends a cancel request (`PQcancel`); returns whether it was sent.
+    @discardableResult
+    func cancel() -> Bool {
+        var message = [CChar](repeating: 0, count: 256)
+        return PQcancel(handle, &message, Int32(message.count)) == 1
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import EmbeddedPostgres
 import Postgres
 
 /// Fresh, empty databases for tests on a real PostgreSQL (shared by the test targets; not part of the product).

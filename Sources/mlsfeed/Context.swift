@@ -1,6 +1,6 @@
 import Foundation
+import EmbeddedPostgres
 import MLSFeed
-import Postgres
 
 /// What every command needs: the environment, the project config, and the database it should use.
 struct Context {
@@ -42,17 +42,10 @@ struct Context {
 
     /// Starts (or reuses) the embedded cluster and makes sure its `mlsfeed` database exists.
     func embeddedConninfo() throws -> String {
-        let admin = try cluster.start()
-        let connection = try Connection(admin)
-        let exists = try connection.execute("SELECT 1 FROM pg_database WHERE datname = $1", ["mlsfeed"])
-        if exists.rows.isEmpty {
-            do {
-                try connection.execute("CREATE DATABASE mlsfeed")
-            } catch let error as PostgresError
-                        where error.code == .duplicateDatabase || error.code == .uniqueViolation {
-                // Created by a concurrent mlsfeed: fine.
-            }
-        }
-        return admin.replacingOccurrences(of: "dbname=postgres", with: "dbname=mlsfeed")
+        try cluster.start()
+        return try cluster.createDatabaseIfMissing(Self.embeddedDatabase)
     }
+
+    /// The embedded cluster's database that mlsfeed loads into.
+    static let embeddedDatabase = "mlsfeed"
 }

@@ -1,8 +1,9 @@
+import EmbeddedPostgres
 import Foundation
 import MLSFeed
 import Postgres
 
-/// `mlsfeed db start|stop|status|url|migrate`.
+/// `mlsfeed db start|stop|status|url|migrate`. `status` and `url` only read: they never create, start or migrate.
 enum DBCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let parsed = try Arguments(args, options: ["database", "config"], flags: ["help"])
@@ -17,7 +18,6 @@ enum DBCommand {
         let cluster = context.cluster
         switch action {
         case "start":
-            _ = try context.embeddedConninfo()
             print("embedded PostgreSQL running: \(try context.embeddedConninfo())")
         case "stop":
             if cluster.isRunning {
@@ -38,7 +38,10 @@ enum DBCommand {
                                                                environment: context.environment) {
                 print(ConnectionString.redacted(explicit.isEmpty ? "(libpq environment: PGHOST, ...)" : explicit))
             } else {
-                print(try context.embeddedConninfo())
+                print(cluster.conninfo(database: Context.embeddedDatabase))
+                if !cluster.isRunning {
+                    printError("note: embedded PostgreSQL is not running: start it with `mlsfeed db start`")
+                }
             }
         case "migrate":
             let connection = try Connection(try context.conninfo(flag: parsed["database"]))

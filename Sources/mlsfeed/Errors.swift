@@ -1,3 +1,4 @@
+import EmbeddedPostgres
 import Foundation
 import MLSFeed
 import Postgres
@@ -73,6 +74,7 @@ func describe(_ error: Error) -> String {
     case let error as ConfigError: text = error.description
     case let error as InputError: text = error.description
     case let error as PostgresError: text = "error: database: \(error.description)"
+    case let error as LocalClusterError: text = "error: embedded PostgreSQL: \(error.message)"
     case let error as CustomStringConvertible: text = error.description
     default: text = "error: \(error)"
     }

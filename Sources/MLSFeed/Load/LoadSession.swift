@@ -71,7 +71,7 @@ public final class LoadSession: @unchecked Sendable {
         lockWatch = log.map { LockWatch(conninfo: conninfo, options: connection, report: $0) }
         self.cancellation = cancellation
         let ledger = try Connection(conninfo, options: connection, shouldStop: stop)
-        canceller.watch(ledger)
+        canceller.watch(ledger, refusingLater: false)
         lockWatch?.watch(ledger)
         try ledger.execute("SET TimeZone = 'UTC'")
         try Migrations.apply(ledger)

@@ -5,25 +5,26 @@ import Postgres
 /// run's COMMIT has been sent, which is never interrupted (the run then reports its true outcome).
 final class StatementCanceller: @unchecked Sendable {
     private let lock = NSLock()
-    private var connections: [Connection] = []
+    private var connections: [(connection: Connection, refusingLater: Bool)] = []
     private var committing = false
     private var requested = false
 
     /// Whether the run was told to stop before its commit began.
     var wasRequested: Bool { lock.withLock { requested } }
 
-    /// Adds a connection whose statements a stop cancels.
-    func watch(_ connection: Connection) {
-        lock.withLock { connections.append(connection) }
+    /// Adds a connection whose statements a stop cancels; with `refusingLater` false (the ledger) it still runs
+    /// the statements that record the stopped run.
+    func watch(_ connection: Connection, refusingLater: Bool = true) {
+        lock.withLock { connections.append((connection, refusingLater)) }
     }
 
     /// Cancels the running statements (at once, from any thread), unless the commit was already sent.
     func stop() {
-        let targets: [Connection] = lock.withLock {
+        let targets = lock.withLock {
             requested = true
             return committing ? [] : connections
         }
-        for connection in targets { connection.cancel() }
+        for target in targets { target.connection.cancel(refusingLater: target.refusingLater) }
     }
 
     /// Marks the COMMIT as sent; throws `CancellationError` when a stop came first (the run then rolls back).

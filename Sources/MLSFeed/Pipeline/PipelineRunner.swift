@@ -94,10 +94,16 @@ public final class PipelineRunner: @unchecked Sendable {
         if options.dryRun {
             sink = try JSONLSink(path: options.output)
         } else {
-            let db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
-                source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                force: options.force, onIncomplete: config.onIncomplete), connection: options.database,
-                cancellation: control.cancellation, log: options.log)
+            let db: DatabaseSink
+            do {
+                db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
+                    source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
+                    force: options.force, onIncomplete: config.onIncomplete), connection: options.database,
+                    cancellation: control.cancellation, log: options.log)
+            } catch {
+                // A stop while the session starts cancels its connect or statement: the stop is the reason.
+                throw control.error as? RunInterrupted ?? error
+            }
             summary.runID = db.runID
             database = db
             sink = db

@@ -188,7 +188,10 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let config = dir.appendingPathComponent("config.yaml").path
         try "database: embedded\ndata_dir: \(dir.path)/data\n".write(toFile: config, atomically: true, encoding: .utf8)
-        defer { _ = try? CLI.run(["db", "stop", "--config", config]) }
+        defer {
+            _ = try? CLI.run(["db", "stop", "--config", config])
+            try? FileManager.default.removeItem(at: dir)
+        }
         let results = Locked<[CLI.Result]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             if let result = try? CLI.run(["db", "start", "--config", config]) { results.update { $0.append(result) } }
