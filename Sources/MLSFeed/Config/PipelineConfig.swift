@@ -64,7 +64,11 @@ extension PipelineConfig {
 
         let parse = try ParseSettings(config: try root.required("format"))
         var paths: PathRules?
-        if case .xml(let xml) = parse.format { paths = PathRules(prefixes: Set(xml.namespaces.keys)) }
+        switch parse.format {
+        case .xml(let xml): paths = PathRules(prefixes: Set(xml.namespaces.keys))
+        case .resoJSON: paths = PathRules(prefixes: [])
+        default: break
+        }
 
         let mappingNode = try root.required("mapping")
         let mapping: Mapping
@@ -88,6 +92,10 @@ extension PipelineConfig {
         if let order = sourceNode["order"] { config.order = try order.oneOf([("name", .name), ("mtime", .mtime)]) }
         if let unit = sourceNode["unit"] { config.unit = try unit.oneOf(InputUnit.allCases.map { ($0.rawValue, $0) }) }
         config.fetch = try FetchSettings(config: sourceNode["http"])
+        if let deletion = config.fetch.webAPI?.deletion, case .resoJSON(var json) = config.parse.format {
+            json.alsoRead.append(deletion.field)
+            config.parse.format = .resoJSON(json)
+        }
         config.fetch.spoolDirectory = project.dataDirectory + "/spool"
         if let load = root["load"] {
             try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete"])
@@ -127,7 +135,8 @@ extension ParseSettings {
     /// Reads `format:` — `type` (triples | rets-compact | xml) and the format's element names and options.
     init(config node: ConfigNode) throws {
         let common = ["type", "encoding", "sanitize"]
-        let type = try node.required("type").oneOf([("triples", 0), ("rets-compact", 1), ("xml", 2)])
+        let type = try node.required("type").oneOf([("triples", 0), ("rets-compact", 1), ("xml", 2),
+                                                    ("reso-json", 3)])
         let format: FeedFormat
         switch type {
         case 0:
@@ -147,6 +156,12 @@ extension ParseSettings {
             var r = RETSSettings()
             if let v = node["multi_value"] { r.multiValueColumns = Set(try v.stringList()) }
             format = .retsCompact(r)
+        case 3:
+            try node.keys(allowed: ["type", "multi_value", "max_record_bytes"])
+            var json = ResoJSONSettings()
+            if let v = node["multi_value"] { json.multiValue = try v.stringList() }
+            if let v = node["max_record_bytes"] { json.maxRecordBytes = try v.int(in: 1024...(1 << 30)) }
+            format = .resoJSON(json)
         default:
             try node.keys(allowed: common + ["record", "namespaces", "multi_value", "max_record_bytes"])
             var x = PlainXMLSettings()

@@ -32,11 +32,25 @@ public struct PlainXMLSettings: Sendable, Hashable {
     public init() {}
 }
 
-/// Which of the three feed formats an input is, with its settings.
+/// The settings of a `reso-json` feed: RESO Web API (OData) pages, bare arrays or JSON Lines.
+public struct ResoJSONSettings: Sendable, Hashable {
+    /// Fields that are lists ("String List, Multi"): always arrays in `extra`, also when a server sent one
+    /// record's list as a comma-joined string.
+    public var multiValue: [String] = []
+    /// A record bigger than this is rejected whole, with its position.
+    public var maxRecordBytes: Int = 16 << 20
+    /// Paths read besides the mapping's (the field that marks a deletion).
+    public var alsoRead: [String] = []
+
+    public init() {}
+}
+
+/// Which of the feed formats an input is, with its settings.
 public enum FeedFormat: Sendable, Hashable {
     case triples(TriplesSettings)
     case retsCompact(RETSSettings)
     case xml(PlainXMLSettings)
+    case resoJSON(ResoJSONSettings)
 }
 
 /// How the parse stage reads an input.

@@ -21,6 +21,9 @@ public struct NormalizedRecord: Sendable, Hashable {
     public var absent: UInt64 = 0
     /// A structured record's unmapped content as a JSON object (then `extra` is empty); nil for flat records.
     public var extraJSON: [UInt8]?
+    /// A deletion (`deleted_when`): its listing is withdrawn, never inserted; `columns` holds only the key and the
+    /// modification timestamp.
+    public var isDeletion = false
 
     public init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
                 contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0,

@@ -2,7 +2,8 @@ import Foundation
 import YAMLConfig
 
 extension FetchSettings {
-    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries", "ca_file"]
+    static let configKeys = ["params", "headers", "auth", "paging", "timeout", "retries", "ca_file", "odata",
+                             "rate_limit", "replication", "deleted_when"]
 
     /// Reads `source.http:`; nil gives the defaults. `${ENV}` is already expanded by the YAML loader.
     public init(config node: ConfigNode?) throws {
@@ -29,6 +30,47 @@ extension FetchSettings {
             if let v = retries["max_backoff"] { maxBackoff = try v.seconds(in: 0...3600) }
         }
         if let caNode = node["ca_file"] { caFile = try Self.caFile(caNode) }
+        if node["odata"] != nil || node["rate_limit"] != nil || node["replication"] != nil
+            || node["deleted_when"] != nil {
+            webAPI = try Self.webAPI(node)
+            guard paging == nil else {
+                throw node["paging"]!.error("an OData source follows @odata.nextLink: paging does not apply")
+            }
+        }
+    }
+
+    /// `odata`, `rate_limit`, `replication` and `deleted_when` of a RESO Web API source.
+    private static func webAPI(_ node: ConfigNode) throws -> WebAPISettings {
+        var api = WebAPISettings()
+        if let odata = node["odata"] {
+            try odata.keys(allowed: ["select", "filter", "expand", "top", "orderby", "max_pages"])
+            if let v = odata["select"] { api.query.select = try v.stringList() }
+            if let v = odata["filter"] { api.query.filter = try v.nonBlankString() }
+            if let v = odata["expand"] { api.query.expand = try v.stringList() }
+            if let v = odata["top"] { api.query.top = try v.int(in: 1...100_000) }
+            if let v = odata["orderby"] { api.query.orderBy = try v.nonBlankString() }
+            if let v = odata["max_pages"] { api.maxPages = try v.int(in: 1...10_000_000) }
+        }
+        if let limits = node["rate_limit"] {
+            try limits.keys(allowed: ["requests_per_second", "requests_per_hour", "requests_per_day"])
+            var limit = WebAPISettings.RateLimit()
+            if let v = limits["requests_per_second"] { limit.perSecond = try v.double(in: 0.001...10_000) }
+            if let v = limits["requests_per_hour"] { limit.perHour = try v.int(in: 1...100_000_000) }
+            if let v = limits["requests_per_day"] { limit.perDay = try v.int(in: 1...100_000_000) }
+            api.rateLimit = limit
+        }
+        if let replication = node["replication"] {
+            try replication.keys(allowed: ["field", "start"])
+            api.replication = WebAPISettings.Replication(field: try replication.required("field").nonBlankString(),
+                                                         start: try replication["start"]?.nonBlankString())
+            if api.query.orderBy == nil { api.query.orderBy = api.replication!.field }
+        }
+        if let deleted = node["deleted_when"] {
+            try deleted.keys(allowed: ["field", "equals"])
+            api.deletion = WebAPISettings.Deletion(field: try deleted.required("field").nonBlankString(),
+                                                   equals: try deleted.required("equals").string())
+        }
+        return api
     }
 
     /// A readable file, relative paths resolved against the pipeline file.
@@ -47,16 +89,24 @@ extension FetchSettings {
     }
 
     private static func auth(_ node: ConfigNode) throws -> Auth {
-        try node.keys(allowed: ["basic", "bearer", "api_key"])
+        try node.keys(allowed: ["basic", "bearer", "api_key", "oauth2"])
         let kinds = try node.entries().filter { !$0.value.isNull }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw node.error("expected exactly one of: basic, bearer, api_key")
+            throw node.error("expected exactly one of: basic, bearer, api_key, oauth2")
         }
         switch kind.key {
         case "basic":
             try kind.value.keys(allowed: ["user", "password"])
             return .basic(user: try kind.value.required("user").string(),
                           password: try kind.value["password"]?.string() ?? "")
+        case "oauth2":
+            let grant = kind.value
+            try grant.keys(allowed: ["token_url", "client_id", "client_secret", "scope"])
+            let tokenURL = try grant.required("token_url").nonBlankString()
+            guard InputLocator.isURL(tokenURL) else { throw grant["token_url"]!.error("expected an http(s) URL") }
+            return .oauth2(OAuth2Settings(tokenURL: tokenURL, clientID: try grant.required("client_id").nonBlankString(),
+                                          clientSecret: try grant.required("client_secret").nonBlankString(),
+                                          scope: try grant["scope"]?.nonBlankString()))
         case "bearer":
             let token = try kind.value.string()
             guard !token.isEmpty else { throw kind.value.error("the bearer token is empty") }

@@ -11,6 +11,8 @@ public struct FetchSettings: Sendable {
         case apiKeyHeader(name: String, value: String)
         /// An API key sent as a query parameter.
         case apiKeyQuery(name: String, value: String)
+        /// An OAuth2 client-credentials grant: a bearer token fetched from `tokenURL`, cached until it expires.
+        case oauth2(OAuth2Settings)
     }
 
     /// Page-number or offset paging: each page is one request, until a page has no records or `maxPages`.
@@ -79,6 +81,8 @@ public struct FetchSettings: Sendable {
     public var spoolDirectory: String
     /// Extra request headers (not secrets: those belong in `auth`).
     public var headers: [(String, String)]
+    /// A RESO Web API (OData) source: its query, budgets, replication and deletes; nil for other inputs.
+    public var webAPI: WebAPISettings?
     /// Told about each retry, e.g. `GET http://host/feed.xml: HTTP 500 Internal Server Error; retry 1 of 3 in 0.5 s`.
     public var log: (@Sendable (String) -> Void)?
 
@@ -108,6 +112,7 @@ public struct FetchSettings: Sendable {
             return [password, token]
         case .bearer(let token): return [token]
         case .apiKeyHeader(_, let value), .apiKeyQuery(_, let value): return [value]
+        case .oauth2(let grant): return [grant.clientSecret]
         case nil: return []
         }
     }

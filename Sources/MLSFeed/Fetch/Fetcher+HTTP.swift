@@ -16,10 +16,12 @@ extension Fetcher {
     /// Throws `CancellationError` within a poll interval (50 ms) of `cancellation` being set, during a transfer or
     /// a wait between attempts.
     static func get(_ plan: HTTPRequestPlan, settings: FetchSettings, client: HTTPClient, spool: SpoolDirectory,
-                    cancellation: Cancellation) throws -> HTTPResult {
+                    cancellation: Cancellation, admit: (() throws -> Void)? = nil) throws -> HTTPResult {
         let attempts = max(1, settings.attempts)
+        var lastStatus: Int?
         for attempt in 1...attempts {
             try cancellation.check()
+            try admit?()
             let file = try spool.create()
             let outcome = Result { () throws(HTTPClientError) -> HTTPResponse in
                 try client.perform(plan.request, into: .file(file.handle), shouldStop: { cancellation.isCancelled })
@@ -42,19 +44,24 @@ extension Fetcher {
                         lastModified: response.headers["Last-Modified"] ?? plan.conditional?.lastModified))
                 } else {
                     reason = "HTTP \(status) \(HTTPStatus.reason(status))"
+                    lastStatus = status
                     guard HTTPStatus.isRetryable(status) else {
-                        throw failure(plan, attempt: attempt, reason: reason)
+                        throw failure(plan, attempt: attempt, reason: reason, status: status)
                     }
                     retryAfter = response.headers["Retry-After"].flatMap(parseRetryAfter)
                 }
             case .failure(.transient(let text)):
                 reason = text
+                lastStatus = nil
             case .failure(.cancelled):
                 throw CancellationError()
             case .failure(.tls(let text)), .failure(.local(let text)):
                 throw failure(plan, attempt: attempt, reason: text)
             }
-            guard attempt < attempts else { throw failure(plan, attempt: attempt, reason: reason) }
+            guard attempt < attempts else {
+                // Connection failures, timeouts, cut bodies, 408, 429 and 5xx: the service is unavailable now.
+                throw failure(plan, attempt: attempt, reason: reason, status: lastStatus, transient: true)
+            }
             let delay = retryDelay(after: attempt, retryAfter: retryAfter, settings: settings)
             var note = ""
             if let retryAfter, retryAfter > settings.maxBackoff {
@@ -76,9 +83,11 @@ extension Fetcher {
     }
 
     /// `GET URL failed after 3 attempts: HTTP 500 Internal Server Error` (or `GET URL failed: ...` after one).
-    private static func failure(_ plan: HTTPRequestPlan, attempt: Int, reason: String) -> FetchError {
+    private static func failure(_ plan: HTTPRequestPlan, attempt: Int, reason: String, status: Int? = nil,
+                                transient: Bool = false) -> FetchError {
         let failed = attempt == 1 ? "failed" : "failed after \(attempt) attempts"
-        return FetchError(plan.redactor.redact("GET \(plan.location) \(failed): \(reason)"))
+        return FetchError(plan.redactor.redact("GET \(plan.location) \(failed): \(reason)"), status: status,
+                          transient: transient)
     }
 
     /// `backoff · 2^(attempt−1)` with jitter in its upper half, at least `Retry-After`, and never more than

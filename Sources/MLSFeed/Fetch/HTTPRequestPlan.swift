@@ -59,7 +59,8 @@ struct HTTPRequestPlan {
             set("Authorization", "Bearer \(token)")
         case .apiKeyHeader(let name, let value):
             set(name, value)
-        case .apiKeyQuery, nil:
+        case .apiKeyQuery, .oauth2, nil:
+            // OAuth2: the Web API source sends the token it holds as a bearer token (`OAuth2Token`).
             break
         }
         if let etag = conditional?.etag { set("If-None-Match", etag) }

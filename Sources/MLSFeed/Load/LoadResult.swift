@@ -23,6 +23,8 @@ public struct LoadResult: Sendable, Hashable {
     public var asOf: String?
     /// A full run that looked for listings to withdraw (complete, and not older than the last dump that did).
     public var reconciled = false
+    /// The replication high-water mark after the run (the newest modification timestamp it loaded).
+    public var replicationMark: String?
     /// What the load decided and the summary should say (an incomplete dump upserted only, an older dump
     /// withdrawing nothing).
     public var notes: [String] = []

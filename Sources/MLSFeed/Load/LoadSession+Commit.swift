@@ -7,14 +7,51 @@ extension LoadSession {
     /// `totals.droppedDuplicates`: copies the pipeline's in-memory dedupe already dropped; the ledger counts them
     /// with the ones the merge resolves (the result's `duplicates` stays the merge's own count).
     public func commit(_ totals: RunTotals) throws -> LoadResult {
-        try finishRun(status: "succeeded", totals: totals) { data in
+        try finishRun(status: totals.paused == nil ? "succeeded" : "paused", totals: totals) { data in
             var result = LoadResult(runID: runID)
             let plan = try reconciliation(data, totals, into: &result)
             try merge(data, plan: plan, into: &result)
+            if deletedListings > 0 { result.withdrawn += try applyDeletions(data, asOf: plan.asOf) }
+            if let resource = totals.replicationResource {
+                result.replicationMark = try moveReplicationMark(data, resource: resource)
+            }
+            if let paused = totals.paused { result.notes.append("paused: \(paused)") }
             var recorded = result
             recorded.duplicates += totals.droppedDuplicates
             return (result, recorded)
         }
+    }
+
+    /// Withdraws the listings the run's deletions name (`deleted_when`): on the market, and not modified after
+    /// the deletion; a listing never seen is not inserted. Returns the rows withdrawn.
+    private func applyDeletions(_ data: Connection, asOf: String) throws -> Int {
+        let withdrawn = try data.execute(MergeStatements.applyDeletions, [options.source, String(runID), asOf])
+        return Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
+    }
+
+    /// Writes the resource's high-water mark (the newest modification timestamp loaded, else the one before) with
+    /// the keys seen at it, in the run's transaction; returns it.
+    private func moveReplicationMark(_ data: Connection, resource: String) throws -> String? {
+        try data.execute("""
+            INSERT INTO replication_state (pipeline, source, resource, mark, keys_at_mark, run_id)
+            VALUES ($1, $2, $3, $4::timestamptz, $5::text[], $6)
+            ON CONFLICT (pipeline, source, resource) DO UPDATE SET
+                mark = coalesce(greatest(replication_state.mark, excluded.mark), replication_state.mark),
+                keys_at_mark = CASE WHEN excluded.mark IS NULL OR excluded.mark < replication_state.mark
+                                    THEN replication_state.keys_at_mark ELSE excluded.keys_at_mark END,
+                run_id = excluded.run_id, updated_at = now()
+            RETURNING to_char(mark AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            """, [options.pipeline, options.source, resource, newestTimestamp, TextArray.literal(keysAtNewest),
+                  String(runID)]).rows.first?.first ?? nil
+    }
+
+    /// The high-water mark of a replicated resource, as the last committed run left it (UTC, ISO 8601).
+    static func replicationMark(_ connection: Connection, pipeline: String, source: String, resource: String) throws
+        -> String? {
+        try connection.execute("""
+            SELECT to_char(mark AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM replication_state
+            WHERE pipeline = $1 AND source = $2 AND resource = $3
+            """, [pipeline, source, resource]).rows.first?.first ?? nil
     }
 
     /// `commit` with the counts given one by one.
@@ -247,7 +284,7 @@ extension LoadSession {
                 stale = $10, withdrawn = $11, agents_inserted = $12, agents_updated = $13, agents_unchanged = $14,
                 timings = $15::jsonb, warnings = $16::text[], sample_rejects = $17::text[],
                 removed_characters = $18, complete = $19, incomplete_reasons = $20::text[], as_of = $21,
-                reconciled = $22, matched_run = $23, error = $24
+                reconciled = $22, matched_run = $23, error = $24, replication_mark = $25::timestamptz
             WHERE id = $1
             """, [String(id), status, inputsJSON(totals.inputs), String(totals.read), String(totals.rejected),
                   String(result.duplicates), String(result.inserted), String(result.updated),
@@ -258,7 +295,7 @@ extension LoadSession {
                   String(totals.removedCharacters), status == "unchanged" ? nil
                       : (totals.completeness.isComplete ? "true" : "false"),
                   TextArray.literal(totals.completeness.reasons), result.asOf, result.reconciled ? "true" : "false",
-                  matched.map(String.init), error.map { ConnectionString.redacted($0) }])
+                  matched.map(String.init), error.map { ConnectionString.redacted($0) }, result.replicationMark])
     }
 
     /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ..., "last_modified": ...}]`, locations redacted.

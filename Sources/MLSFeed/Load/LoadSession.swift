@@ -26,8 +26,11 @@ public final class LoadSession: @unchecked Sendable {
     /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`).
     var skippedListings = 0
     /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
-    /// as-of time when its format gives none.
+    /// as-of time when its format gives none, and a replication's high-water mark; and the keys seen at it.
     var newestTimestamp: String?
+    var keysAtNewest: [String] = []
+    /// Deletions sent into `deleted_listings`.
+    var deletedListings = 0
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
@@ -107,6 +110,8 @@ public final class LoadSession: @unchecked Sendable {
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
                 CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
+                CREATE TEMP TABLE deleted_listings (listing_id text NOT NULL, modification_timestamp timestamptz,
+                                                    ordinal bigint NOT NULL) ON COMMIT DROP;
                 """)
             self.data = data
         } catch {
@@ -167,14 +172,34 @@ public final class LoadSession: @unchecked Sendable {
         var staged: [NormalizedRecord] = []
         var seen: [Int] = []
         staged.reserveCapacity(records.count)
+        var deletions: [NormalizedRecord] = []
         for (index, record) in records.enumerated() {
             if let t = record.modificationTimestamp, newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
                 newestTimestamp = t
+                keysAtNewest = []
             }
-            if record.isStored, record.key != nil {
+            if let t = record.modificationTimestamp, t == newestTimestamp, let key = record.key, record.entity == .listing,
+               keysAtNewest.count < 10_000 {
+                keysAtNewest.append(key)
+            }
+            if record.isDeletion {
+                deletions.append(record)
+            } else if record.isStored, record.key != nil {
                 seen.append(index)
             } else {
                 staged.append(record)
+            }
+        }
+        if !deletions.isEmpty {
+            deletedListings += try data.copyIn(
+                "COPY deleted_listings (listing_id, modification_timestamp, ordinal) FROM STDIN"
+            ) { writer in
+                for record in deletions {
+                    writer.field(record.key)
+                    writer.field(record.modificationTimestamp)
+                    writer.field(String(record.ordinal))
+                    try writer.endRow()
+                }
             }
         }
         if !decidedFirstLoad {

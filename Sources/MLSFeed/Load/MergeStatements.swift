@@ -198,4 +198,37 @@ enum MergeStatements {
         )
         SELECT count(*) FROM marked
         """
+
+    /// A Web API's deletions (`deleted_when`): listings of the source on the market that a deletion names and that
+    /// were not modified after it are withdrawn (never deleted, never inserted when unknown), with a history row.
+    /// Parameters: `$1` source, `$2` run id, `$3` the run's as-of time (for a deletion without a timestamp).
+    static let applyDeletions = """
+        WITH newest AS (
+            SELECT DISTINCT ON (listing_id) listing_id, modification_timestamp
+            FROM deleted_listings ORDER BY listing_id, modification_timestamp DESC NULLS LAST, ordinal DESC
+        ),
+        gone AS MATERIALIZED (
+            SELECT l.listing_id, l.standard_status AS old_status, l.list_price, n.modification_timestamp
+            FROM newest n JOIN listings l ON l.source = $1 AND l.listing_id = n.listing_id
+            WHERE l.off_market_at IS NULL
+              AND (l.modification_timestamp IS NULL OR n.modification_timestamp IS NULL
+                   OR n.modification_timestamp >= l.modification_timestamp)
+        ),
+        marked AS (
+            UPDATE listings l
+            SET standard_status = 'Withdrawn', off_market_at = now(),
+                off_market_as_of = coalesce(g.modification_timestamp, $3::timestamptz), last_changed_run = $2
+            FROM gone g
+            WHERE l.source = $1 AND l.listing_id = g.listing_id
+            RETURNING l.listing_id
+        ),
+        history AS (
+            INSERT INTO listing_history (source, listing_id, run_id, modification_timestamp, change, old_price,
+                                         new_price, old_status, new_status)
+            SELECT $1, g.listing_id, $2, g.modification_timestamp, 'withdrawn', g.list_price, g.list_price,
+                   g.old_status, 'Withdrawn'
+            FROM gone g
+        )
+        SELECT count(*) FROM marked
+        """
 }

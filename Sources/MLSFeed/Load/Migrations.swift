@@ -47,6 +47,7 @@ public enum Migrations {
         (4, "raw fingerprints of listings", rawHashes),
         (5, "honest ledger and as-of times", honestLedger),
         (6, "co-listing agents and full names", coListingAndFullNames),
+        (7, "replication state and request budgets", replication),
     ]
 
     private static let tables = """
@@ -242,5 +243,32 @@ public enum Migrations {
     private static let coListingAndFullNames = """
         ALTER TABLE listings ADD COLUMN co_list_agent_mls_id text;
         ALTER TABLE agents ADD COLUMN full_name text;
+        """
+
+    /// RESO Web API replication: the high-water mark per pipeline, source and resource (written in the run's
+    /// transaction with the rows it describes), the requests counted against a provider's hourly and daily budgets
+    /// (written as they are made, whatever becomes of the run), and `paused` runs that stopped at a budget.
+    private static let replication = """
+        CREATE TABLE replication_state (
+            pipeline text NOT NULL,
+            source text NOT NULL,
+            resource text NOT NULL,
+            mark timestamptz,
+            keys_at_mark text[] NOT NULL DEFAULT '{}',
+            run_id bigint NOT NULL,
+            updated_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (pipeline, source, resource)
+        );
+        CREATE TABLE request_budgets (
+            source text NOT NULL,
+            span text NOT NULL CHECK (span IN ('hour', 'day')),
+            window_start timestamptz NOT NULL,
+            requests bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (source, span, window_start)
+        );
+        ALTER TABLE ingest_runs DROP CONSTRAINT ingest_runs_status_check;
+        ALTER TABLE ingest_runs ADD CONSTRAINT ingest_runs_status_check
+            CHECK (status IN ('running', 'succeeded', 'failed', 'interrupted', 'unchanged', 'paused'));
+        ALTER TABLE ingest_runs ADD COLUMN replication_mark timestamptz;
         """
 }

@@ -16,6 +16,10 @@ public struct RunTotals: Sendable {
     /// The dump's header time (UTC canonical timestamp text), when its format has one; else the load takes the
     /// newest modification timestamp it wrote as the dump's as-of time.
     public var headerAsOf: String?
+    /// For a replicated Web API resource: its name (`Property`), whose high-water mark the run moves.
+    public var replicationResource: String?
+    /// Set when a request budget stopped the run at a page boundary: it commits what it read as `paused`.
+    public var paused: RequestBudgetPause?
 
     public init(read: Int = 0, rejected: Int = 0, droppedDuplicates: Int = 0, inputs: [InputIdentity] = [],
                 timings: [String: Double] = [:], warnings: [String] = []) {

@@ -41,6 +41,8 @@ public struct CoercedRecord: Sendable, Hashable {
     public var agents: [CoercedAgent]
     /// Control characters removed from this record's values.
     public var removedCharacters: Int
+    /// The record marks its listing deleted (`deleted_when`).
+    public var isDeletion = false
 
     public init(entity: Entity, outcomes: [FieldOutcome], extra: [RawField], raw: RawRecord,
                 agents: [CoercedAgent] = [], removedCharacters: Int = 0) {

@@ -13,14 +13,18 @@ public struct Normalizer: Sendable {
     private let keyField: Int?
     /// Source keys that are multi-value lookups (`format.multi_value`): always arrays in `extra`.
     private let multiValue: Set<String>
+    /// The field and value that mark a record a deletion (`deleted_when`).
+    private let deletion: WebAPISettings.Deletion?
 
-    public init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = []) {
+    public init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = [],
+                deletion: WebAPISettings.Deletion? = nil) {
         self.mapping = mapping
         self.zone = zone
         self.recognizer = recognizer
-        self.placed = mapping.placedKeys
+        self.placed = mapping.placedKeys.union(deletion.map { [$0.field] } ?? [])
         self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
         self.multiValue = multiValue
+        self.deletion = deletion
     }
 
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
@@ -146,6 +150,13 @@ public struct Normalizer: Sendable {
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
         var raw = raw
+        if let deletion, let value = raw.value(deletion.field),
+           value.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(deletion.equals) == .orderedSame {
+            var record = CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw,
+                                       removedCharacters: removed)
+            record.isDeletion = true
+            return record
+        }
         if !multiValue.isEmpty, extra.contains(where: { multiValue.contains($0.key) }) {
             // Multi-value lookups are arrays in every record, one value or many.
             raw.extraJSON = JSONText.object(extra, alwaysArrays: multiValue)

@@ -35,9 +35,13 @@ struct ForestJSON {
         if skippedNodes.contains(node) { return false }
         let element = forest.nodes[Int(node)]
         switch element.kind {
-        case .number, .boolean, .null:
+        case .number, .boolean:
             if skippedText.contains(node) { return false }
             out.append(contentsOf: forest.text[Int(element.textStart)..<Int(element.textEnd)])
+            return true
+        case .null:
+            if skippedText.contains(node) { return false }
+            out.append(contentsOf: Array("null".utf8))
             return true
         case .string:
             if skippedText.contains(node) { return false }
@@ -45,6 +49,9 @@ struct ForestJSON {
             return true
         case .emptyArray:
             out.append(contentsOf: Array("[]".utf8))
+            return true
+        case .emptyObject:
+            out.append(contentsOf: Array("{}".utf8))
             return true
         case .element:
             return writeMembers(of: node, to: &out, asObject: false)
@@ -104,6 +111,19 @@ struct ForestJSON {
                 || forest.nodes[Int(children[0])].inArray
             var written = 0
             if array { out.append(0x5B) }
+            // A multi-value field a server sent as one comma-joined string: its parts, as an array.
+            let first = forest.nodes[Int(children[0])]
+            if children.count == 1, alwaysArrays.contains(name), first.kind == .string, !first.inArray,
+               !skippedNodes.contains(children[0]), !skippedText.contains(children[0]) {
+                let parts = forest.string(Int(first.textStart)..<Int(first.textEnd)).split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                for (index, part) in parts.enumerated() {
+                    if index > 0 { out.append(0x2C) }
+                    JSONText.append(part, to: &out)
+                }
+                out.append(0x5D)
+                continue
+            }
             for child in children {
                 let itemStart = out.count
                 if written > 0 { out.append(0x2C) }

@@ -45,7 +45,7 @@ struct PathPlan: Sendable {
 
     /// Compiles `mapping`'s paths; `intern` gives a name's id (the parser's own), `namespaces` maps prefixes to
     /// URIs. Every path was checked when the mapping was read; a prefix without a URI throws.
-    init(mapping: Mapping, namespaces: [String: String], multiValue: [String],
+    init(mapping: Mapping, namespaces: [String: String], multiValue: [String], also: [String] = [],
          intern: (String) -> Int32) throws(RecordPathError) {
         func compile(_ text: String) throws(RecordPathError) -> Path {
             let path = try RecordPath(parsing: text)
@@ -70,6 +70,7 @@ struct PathPlan: Sendable {
         for field in mapping.fields + agentsFromRecord {
             for source in field.sources where seen.insert(source).inserted { paths.append(try compile(source)) }
         }
+        for source in also where seen.insert(source).inserted { paths.append(try compile(source)) }
         for (index, agent) in mapping.embeddedAgents.enumerated() {
             guard let each = agent.each else { continue }
             var relative: [Path] = []

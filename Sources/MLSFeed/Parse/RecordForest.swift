@@ -10,6 +10,8 @@ final class RecordForest: @unchecked Sendable {
         case string, number, boolean, null
         /// An empty JSON array (a named element with no items).
         case emptyArray
+        /// A JSON object with no members.
+        case emptyObject
     }
 
     struct Node {

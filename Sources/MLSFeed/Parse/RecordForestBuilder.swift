@@ -1,3 +1,4 @@
+import JSONStream
 import XMLStream
 
 /// Builds a `RecordForest` from element events on the parser's thread: open, text, attributes, close.
@@ -30,6 +31,11 @@ struct RecordForestBuilder {
         return index
     }
 
+    /// Appends a borrowed span of text to the open element.
+    mutating func append(span: Span<UInt8>) {
+        text.append(span: span)
+    }
+
     /// Appends text to the open element.
     mutating func append<Bytes: Collection>(text bytes: Bytes) where Bytes.Element == UInt8 {
         text.append(contentsOf: bytes)
@@ -60,6 +66,11 @@ struct RecordForestBuilder {
         let index = open.removeLast()
         nodes[Int(index)].textEnd = Int32(text.count)
         return index
+    }
+
+    /// Changes what a node holds (an element found to be an empty JSON object).
+    mutating func setKind(_ kind: RecordForest.Kind, of node: Int32) {
+        nodes[Int(node)].kind = kind
     }
 
     /// Forgets a record being built (from its root `root` on), e.g. one that grew past the size limit.

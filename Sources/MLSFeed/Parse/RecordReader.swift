@@ -30,6 +30,8 @@ public struct ParseReport: Sendable, Hashable {
     /// Set when the document held no record at all: says which element was looked for. Not a warning by itself
     /// (the last page of a paged source is empty on purpose); the runner decides.
     public var noRecords: String?
+    /// An OData page's `@odata.nextLink`: where the next page is.
+    public var nextLink: String?
     /// For a structured feed, per mapping path: in how many records it matched, and in how many more than once.
     public var pathMatches: [String: PathMatches] = [:]
 

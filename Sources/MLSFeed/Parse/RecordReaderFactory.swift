@@ -8,6 +8,8 @@ public func makeRecordReader(settings: ParseSettings, source: String, mapping: M
                              recognizer: RawRecognizer? = nil) -> RecordReader {
     let handler: any RecordHandler
     switch settings.format {
+    case .resoJSON(let json):
+        return ResoJSONReader(settings: json, mapping: mapping ?? Mapping(entity: .listing, fields: []), source: source)
     case .triples(let triples): handler = TriplesHandler(settings: triples, source: source, recognizer: recognizer)
     case .retsCompact(let rets): handler = RETSCompactHandler(settings: rets, source: source)
     case .xml(let xml):

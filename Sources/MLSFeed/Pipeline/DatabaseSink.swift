@@ -59,6 +59,17 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
         session.fail(message, interrupted: interrupted, totals: totals)
     }
 
+    /// A replicated resource's high-water mark, as the last committed run left it.
+    func replicationMark(resource: String) throws -> String? {
+        try LoadSession.replicationMark(sideConnection(), pipeline: options.pipeline, source: options.source,
+                                        resource: resource)
+    }
+
+    /// The source's request budgets, counted in the database on a connection of their own.
+    func requestBudget(_ limits: WebAPISettings.RateLimit) throws -> RequestBudget {
+        DatabaseRequestBudget(connection: try sideConnection(), source: options.source, limits: limits)
+    }
+
     /// The source's most recent successful run before this one: the only run whose inputs an unchanged input may
     /// match (any later run changed or confirmed the source's rows from other inputs).
     func previousRun() throws -> PreviousRun? {

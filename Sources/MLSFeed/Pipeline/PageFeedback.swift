@@ -1,20 +1,26 @@
 import Foundation
 
-/// Tells the fetch stage, page by page, whether the parse stage found records in a page (paged HTTP inputs stop
-/// at the first page without any).
+/// Tells the fetch stage, page by page, what the parse stage found in a page: whether it held records (paged HTTP
+/// inputs stop at the first page without any) and the next page's link (an OData page's `@odata.nextLink`).
 final class PageFeedback: @unchecked Sendable {
+    /// What one page held.
+    struct Verdict: Sendable {
+        var hadRecords: Bool
+        var nextLink: String?
+    }
+
     private let condition = NSCondition()
-    private var verdicts: [Int: Bool] = [:]
+    private var verdicts: [Int: Verdict] = [:]
     private var cancelled = false
 
-    func report(document: Int, hadRecords: Bool) {
+    func report(document: Int, _ verdict: Verdict) {
         condition.lock()
-        verdicts[document] = hadRecords
+        verdicts[document] = verdict
         condition.broadcast()
         condition.unlock()
     }
 
-    func wait(document: Int) throws -> Bool {
+    func wait(document: Int) throws -> Verdict {
         condition.lock()
         defer { condition.unlock() }
         while verdicts[document] == nil && !cancelled { condition.wait() }

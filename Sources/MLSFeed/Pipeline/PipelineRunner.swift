@@ -114,7 +114,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let opened: Opened
         do {
             let previous = options.force ? nil : try database?.previousRun()
-            opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil },
+            opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil }, database: database,
                               cancellation: control.cancellation)
         } catch {
             return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
@@ -169,6 +169,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let got = fetched.value
         if !got.identities.isEmpty { summary.identities = got.identities }
         summary.completeness = Completeness(parts: state.parts, stoppedAtPages: got.stoppedAtPages)
+        if let pause = got.paused { summary.completeness.reasons.append("paused at \(pause.budget)") }
 
         totals.read = state.read
         totals.rejected = state.rejected
@@ -178,6 +179,8 @@ public final class PipelineRunner: @unchecked Sendable {
         totals.sampleRejects = state.sampleRejects
         totals.removedCharacters = state.removedCharacters
         totals.completeness = summary.completeness
+        totals.paused = got.paused
+        if config.fetch.webAPI?.replication != nil { totals.replicationResource = resource }
         for metric in summary.stages { totals.timings[metric.name] = metric.seconds }
         do {
             totals.headerAsOf = try headerAsOf(state.generated, unit: unit)
@@ -208,6 +211,7 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         summary.warnings += summary.load.notes
         summary.duplicates += summary.load.duplicates
+        if got.paused != nil { summary.status = .paused }
         summary.seconds = monotonicSeconds() - started
         return summary
     }
@@ -258,6 +262,8 @@ public final class PipelineRunner: @unchecked Sendable {
         case single(any ChunkSource)
         /// One paged http(s) input.
         case paged(PagedSource)
+        /// A RESO Web API resource, page after page by `@odata.nextLink`.
+        case odata(ODataSource)
         case unchanged([InputIdentity], matched: Int64)
     }
 
@@ -266,13 +272,30 @@ public final class PipelineRunner: @unchecked Sendable {
     private struct Fetched {
         var identities: [InputIdentity] = []
         var stoppedAtPages: Int?
+        /// A request budget stopped a Web API source at a page boundary.
+        var paused: RequestBudgetPause?
+    }
+
+    /// The Web API resource a replicated URL input reads (`Property`): the key of its high-water mark.
+    var resource: String {
+        let spec = options.input ?? config.input ?? ""
+        return URL(string: spec)?.lastPathComponent ?? spec
     }
 
     /// Opens a unit, or finds it unchanged: the same inputs (location, size and sha256 of each file; a 304 to a
     /// conditional GET of a URL) as `previous`, the source's last successful run in this mode.
-    private func open(_ unit: [InputFile], previous: PreviousRun?, cancellation: Cancellation) throws -> Opened {
+    private func open(_ unit: [InputFile], previous: PreviousRun?, database: DatabaseSink?,
+                      cancellation: Cancellation) throws -> Opened {
         if let input = unit.first, InputLocator.isURL(input.location) {
             precondition(unit.count == 1, "a URL input is a unit of its own")
+            if let api = config.fetch.webAPI {
+                // A RESO Web API resource: resumes from its high-water mark, counts requests against the budgets.
+                var mark: String?
+                if api.replication != nil, let database { mark = try database.replicationMark(resource: resource) }
+                let budget = try api.rateLimit.flatMap { limits in try database?.requestBudget(limits) }
+                return .odata(try ODataSource(base: input.location, settings: config.fetch, mark: mark,
+                                              budget: budget, cancellation: cancellation))
+            }
             if config.fetch.paging != nil {
                 return .paged(try Fetcher.pages(input, settings: config.fetch, cancellation: cancellation))
             }
@@ -343,7 +366,7 @@ public final class PipelineRunner: @unchecked Sendable {
         var multiValue: Set<String> = []
         if case .retsCompact(let rets) = config.parse.format { multiValue = rets.multiValueColumns }
         let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, recognizer: recognizer,
-                                    multiValue: multiValue)
+                                    multiValue: multiValue, deletion: config.fetch.webAPI?.deletion)
         let validator = Validator(mapping: config.mapping)
         let unsafeOpened = UncheckedBox(opened)
         let documents = Locked<[Int: Document]>([:])
@@ -375,13 +398,31 @@ public final class PipelineRunner: @unchecked Sendable {
                 while let source = try pages.nextPage() {
                     let current = document
                     try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0))
-                    pages.pageHadRecords(try feedback.wait(document: current))
+                    pages.pageHadRecords(try feedback.wait(document: current).hadRecords)
                     page += 1
                 }
                 if pages.reachedMaxPages {
                     let count = pages.pagesFetched
                     state.addWarnings(["\(pages.location): stopped at max_pages (\(count) pages)"])
                     fetched.update { $0.stoppedAtPages = count }
+                }
+                fetched.update { $0.identities = [pages.identity] }
+            case .odata(let pages):
+                var page = 0
+                while let source = try pages.nextPage() {
+                    let current = document
+                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0))
+                    pages.pageRead(nextLink: try feedback.wait(document: current).nextLink)
+                    page += 1
+                }
+                if pages.stoppedAtMaxPages {
+                    let count = pages.pagesFetched
+                    state.addWarnings(["\(pages.location): stopped at max_pages (\(count) pages)"])
+                    fetched.update { $0.stoppedAtPages = count }
+                }
+                if let pause = pages.paused {
+                    state.addWarnings([pages.redactor.redact("\(pages.location): \(pause)")])
+                    fetched.update { $0.paused = pause }
                 }
                 fetched.update { $0.identities = [pages.identity] }
             case .files:
@@ -455,7 +496,7 @@ public final class PipelineRunner: @unchecked Sendable {
                                                     truncated: report.truncated), generated: report.generated)
                     reader = nil
                     try flush()
-                    feedback.report(document: chunk.document, hadRecords: count > 0)
+                    feedback.report(document: chunk.document, .init(hadRecords: count > 0, nextLink: report.nextLink))
                 }
             }
             try flush()

@@ -28,6 +28,7 @@ extension RunSummary {
             ("as_of", load.asOf.map(JSONText.string) ?? "null"),
             ("reconciled", load.reconciled ? "true" : "false"),
             ("matched_run", matchedRun.map(String.init) ?? "null"),
+            ("replication_mark", load.replicationMark.map(JSONText.string) ?? "null"),
             ("failure", failure.map { JSONText.string($0.rawValue) } ?? "null"),
             ("seconds", String(format: "%.3f", seconds)),
         ]
@@ -80,6 +81,9 @@ extension RunSummary {
         }
         if !completeness.isComplete {
             lines.append("  incomplete dump: \(completeness.summary)")
+        }
+        if let mark = load.replicationMark {
+            lines.append("  replication mark: \(mark) (the next run asks for what changed since)")
         }
         if load.recognized > 0 {
             lines.append("  \(load.recognized) records recognised as unchanged stored listings: not normalized again")

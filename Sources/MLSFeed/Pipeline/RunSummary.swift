@@ -2,7 +2,7 @@ import Postgres
 
 /// The outcome of one run, as printed at the end and written by `--summary-json`.
 public struct RunSummary: Sendable {
-    public enum Status: String, Sendable { case succeeded, failed, interrupted, unchanged }
+    public enum Status: String, Sendable { case succeeded, failed, interrupted, unchanged, paused }
 
     /// Why a run did not succeed, as a scheduler needs to tell it apart (see the README's exit-code table).
     public enum Failure: String, Sendable {
@@ -26,6 +26,8 @@ public struct RunSummary: Sendable {
                 case .busy: self = .unavailable
                 case .failure: self = .input
                 }
+            case let error as FetchError:
+                self = error.isTransient ? .unavailable : .input
             case let error as PostgresError:
                 switch error.code {
                 case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections: self = .unavailable

@@ -79,6 +79,10 @@ public struct Validator: Sendable {
                                       rawJSON: record.raw.tree?.json))
             return
         }
+        if record.isDeletion {
+            deletion(record, into: &out)
+            return
+        }
         if let copy = record.raw.stored {
             storedCopy(record, copy, into: &out, agents: &agents)
             return
@@ -125,6 +129,33 @@ public struct Validator: Sendable {
                                             rawHash: clean ? record.raw.rawHash : nil, absent: absent,
                                             extraJSON: extraJSON))
         out.records += made.compactMap { $0.passed ? $0.agent : nil }
+    }
+
+    /// A deletion: its key and modification timestamp, nothing else (its listing is withdrawn, never written).
+    private func deletion(_ record: CoercedRecord, into out: inout ValidatedBatch) {
+        var reasons: [RejectReason] = []
+        var issues = IssueTally()
+        var columns = [Value?](repeating: nil, count: mapping.entity.columns.count)
+        for (index, field) in mapping.fields.enumerated()
+        where fieldColumns[index] == 0 || fieldColumns[index] == Column.listingModificationIndex {
+            columns[fieldColumns[index]] = resolve(field, record.outcomes[index], reasons: &reasons, issues: &issues,
+                                                   lenient: fieldColumns[index] != 0)
+        }
+        guard reasons.isEmpty, columns[0] != nil else {
+            if reasons.isEmpty {
+                reasons.append(RejectReason(field: mapping.entity.keyColumn, rawValue: nil,
+                                            rule: "required field is missing"))
+            }
+            for reason in reasons { out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue) }
+            out.rejects.append(Reject(entity: mapping.entity, key: nil, position: record.raw.position,
+                                      ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields,
+                                      rawJSON: record.raw.tree?.json))
+            return
+        }
+        var deleted = NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
+                                       position: record.raw.position, ordinal: record.raw.ordinal)
+        deleted.isDeletion = true
+        out.records.append(deleted)
     }
 
     /// A recognised copy of a stored listing: its key and stored modification timestamp (for dedupe and the

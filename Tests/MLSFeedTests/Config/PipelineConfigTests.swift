@@ -57,7 +57,7 @@ import YAMLConfig
         (valid.replacingOccurrences(of: "mode: full", with: "mode: nightly"),
          #"nightly.yaml:10:9: error: load.mode: expected one of: incremental, full, got "nightly""#),
         (valid.replacingOccurrences(of: "type: triples", with: "type: csv"),
-         #"nightly.yaml:6:9: error: format.type: expected one of: triples, rets-compact, xml, got "csv""#),
+         #"nightly.yaml:6:9: error: format.type: expected one of: triples, rets-compact, xml, reso-json, got "csv""#),
         (valid.replacingOccurrences(of: "  time_zone: America/Los_Angeles\n", with: ""),
          "nightly.yaml:2:3: error: source: the mapping has timestamp fields, so the source needs a time_zone"),
         (valid.replacingOccurrences(of: "workers: 2", with: "workers: 0"),

@@ -71,7 +71,7 @@ extension FetchTests {
         @Test(arguments: [
             ("http:\n  timout: {}\n", "http.timout: unknown key \"timout\"; did you mean \"timeout\"?"),
             ("http:\n  auth: { basic: { user: u }, bearer: t }\n",
-             "http.auth: expected exactly one of: basic, bearer, api_key"),
+             "http.auth: expected exactly one of: basic, bearer, api_key, oauth2"),
             ("http:\n  auth: { api_key: { value: k } }\n", "http.auth.api_key: expected exactly one of: header, query"),
             ("http:\n  paging: { size: 10 }\n",
              "http.paging: expected exactly one of: param (page numbers), offset_param (offsets)"),

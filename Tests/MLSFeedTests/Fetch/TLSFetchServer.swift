@@ -7,6 +7,9 @@ struct TLSFetchServer: Sendable {
     let port: Int
     /// The test CA's certificate (PEM), to trust through `source.http.ca_file`.
     let caFile: String
+    /// The server's certificate and key (PEM), for other test servers that speak HTTPS.
+    let certificateFile: String
+    let keyFile: String
 
     static let shared: Result<TLSFetchServer, any Error> = Result { try start() }
 
@@ -50,7 +53,8 @@ struct TLSFetchServer: Sendable {
             root: files.root, arguments: ["--tls", path("server.pem"), path("server.key")])
         Self.process = process
         Self.stdinPipe = input
-        return TLSFetchServer(port: port, caFile: path("ca.pem"))
+        return TLSFetchServer(port: port, caFile: path("ca.pem"), certificateFile: path("server.pem"),
+                              keyFile: path("server.key"))
     }
 
     /// Runs `openssl ARGUMENTS`, failing with its output unless it exits 0.

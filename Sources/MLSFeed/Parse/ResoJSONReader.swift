@@ -1,0 +1,384 @@
+import Foundation
+import JSONStream
+
+/// Reads `format: reso-json`: RESO Web API (OData) pages `{"@odata.context": .., "value": [records],
+/// "@odata.nextLink": .., "@odata.count": N}`, a bare array of records, or JSON Lines (one record object per line).
+///
+/// A streaming yajl parse (`JSONStream`) builds each record as a compact tree, JSON types kept (`RecordForest`):
+/// an object's members are its children, an array's items children of the array's name. Batches of trees go to a
+/// worker that reads the mapping's paths (`RecordExtractor`), as for nested XML. Memory stays flat whatever the page
+/// or file size: a record over `format.max_record_bytes` is rejected whole, with its position.
+final class ResoJSONReader: RecordReader, JSONStreamDelegate {
+    private let settings: ResoJSONSettings
+    private let source: String
+    private var parser: JSONPushParser?
+    private var failure: InputError?
+    private(set) var report = ParseReport()
+
+    private var builder = RecordForestBuilder()
+    private var names: [String] = []
+    private var nameIDs: [[UInt8]: Int32] = [:]
+    private let recordName: Int32
+    private let converter: BatchConverter<StructuredXMLHandler.Batch>
+    private let statistics = StructuredXMLHandler.Statistics()
+    private let pathTexts: [String]
+
+    /// What the parser is inside, outermost first.
+    private enum Frame {
+        /// The top-level object: a page, or (JSON Lines) a record. `root` is its tree while that is undecided.
+        case top(root: Int32?)
+        /// An array whose object items are records: the page's `value` or a top-level array.
+        case records
+        /// An object inside a record (the record itself included).
+        case object
+        /// An array inside a record, its items named `name`.
+        case array(name: Int32, items: Int)
+        /// Metadata of a page that is not read (an object or array under an `@odata` key).
+        case skipped
+    }
+
+    private var frames: [Frame] = []
+    /// The key just read, waiting for its value.
+    private var key: [UInt8]?
+    private var recordRoot: Int32?
+    private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
+    private var recordStartBytes = 0
+    private var oversized = false
+    private var pending: [StructuredXMLHandler.Batch.Entry] = []
+    private var ordinal = 0
+
+    init(settings: ResoJSONSettings, mapping: Mapping, source: String) {
+        self.settings = settings
+        self.source = source
+        var names: [String] = []
+        var ids: [[UInt8]: Int32] = [:]
+        let intern: (String) -> Int32 = { name in
+            let bytes = Array(name.utf8)
+            if let id = ids[bytes] { return id }
+            let id = Int32(names.count)
+            names.append(name)
+            ids[bytes] = id
+            return id
+        }
+        recordName = intern("record")
+        let plan = (try? PathPlan(mapping: mapping, namespaces: [:], multiValue: settings.multiValue,
+                                  also: settings.alsoRead, intern: intern)) ?? PathPlan()
+        self.names = names
+        self.nameIDs = ids
+        pathTexts = plan.paths.map(\.text)
+        let extractor = RecordExtractor(plan: plan)
+        let statistics = self.statistics
+        let pathCount = plan.paths.count
+        let limit = settings.maxRecordBytes
+        converter = BatchConverter { batch, range in
+            var counts = RecordExtractor.Counts(paths: pathCount)
+            var records: [RawRecord] = []
+            records.reserveCapacity(range.count)
+            for entry in batch.entries[range] {
+                if let root = entry.root {
+                    records.append(extractor.extract(batch.forest, root: root, position: entry.position,
+                                                     ordinal: entry.ordinal, counts: &counts))
+                } else {
+                    records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
+                                             defect: "record is larger than format.max_record_bytes (\(limit) bytes)"))
+                }
+            }
+            statistics.add(counts)
+            return records
+        }
+        do {
+            parser = try JSONPushParser(delegate: self, options: JSONStreamOptions(
+                allowsMultipleValues: true, maxDepth: 64, maxValueBytes: max(1 << 20, settings.maxRecordBytes)))
+        } catch {
+            failure = InputError("\(error)", at: SourcePosition(file: source, line: 1, column: 1))
+        }
+    }
+
+    // MARK: - RecordReader
+
+    func feed(_ chunk: ArraySlice<UInt8>) throws {
+        try run { parser in try parser.feed(chunk) }
+        if recordRoot == nil && (pending.count >= StructuredXMLHandler.batchRecords
+                                 || builder.byteCount >= StructuredXMLHandler.batchBytes) {
+            submit(inBackground: true)
+        }
+    }
+
+    func finish() throws {
+        try run { parser in
+            if parser.bytesRead == 0 {
+                throw InputError("the input is empty (0 bytes): not a JSON document",
+                                 at: SourcePosition(file: source, line: 1, column: 1))
+            }
+            try parser.finish()
+        }
+        if let root = recordRoot {
+            // A top-level object that ended the input without being closed cannot happen (the parser refuses it).
+            builder.discard(from: root)
+        }
+        submit(inBackground: false)
+        converter.complete()
+        if ordinal == 0 { report.noRecords = "no records (neither a \"value\" array, an array nor record objects)" }
+        let counts = statistics.total
+        for (index, text) in pathTexts.enumerated() {
+            report.pathMatches[text] = PathMatches(records: counts?.matched[index] ?? 0,
+                                                   repeated: counts?.repeated[index] ?? 0)
+        }
+    }
+
+    func takeRecords() -> [RawRecord] {
+        converter.takeReady()
+    }
+
+    private func run(_ body: (JSONPushParser) throws -> Void) throws {
+        if let failure { throw failure }
+        guard let parser else { return }
+        do {
+            try body(parser)
+        } catch let error as JSONStreamError {
+            let failure = InputError(error.message, at: SourcePosition(file: source, line: max(1, error.line),
+                                                                       column: max(1, error.column)))
+            self.failure = failure
+            throw failure
+        } catch let error as InputError {
+            failure = error
+            throw error
+        }
+    }
+
+    // MARK: - JSONStreamDelegate
+
+    func startObject(parser: JSONPushParser) throws {
+        switch frames.last {
+        case nil:
+            // A top-level object: a page or a record; built as a record until a `value` array says otherwise.
+            startRecord(parser)
+            frames.append(.top(root: recordRoot))
+        case .records:
+            startRecord(parser)
+            frames.append(.object)
+        case .top(let root) where root == nil:
+            skipValue()
+        case .skipped:
+            frames.append(.skipped)
+        default:
+            openChild(kind: .element)
+            frames.append(.object)
+        }
+    }
+
+    func endObject(parser: JSONPushParser) throws {
+        let frame = frames.removeLast()
+        switch frame {
+        case .top(let root):
+            if root != nil { endRecord() }
+        case .object:
+            if case .records? = frames.last {
+                endRecord()
+            } else if !oversized {
+                let closed = builder.close()
+                if builder.nodes[Int(closed)].firstChild < 0 { builder.setKind(.emptyObject, of: closed) }
+                try checkSize()
+            }
+        default:
+            break
+        }
+    }
+
+    func startArray(parser: JSONPushParser) throws {
+        switch frames.last {
+        case nil:
+            frames.append(.records)
+        case .top(let root):
+            if let root, key == Array("value".utf8), builder.nodes[Int(root)].firstChild < 0 || onlyMetadata(root) {
+                // An OData page: its `value` array holds the records; what was built so far was its metadata.
+                builder.discard(from: root)
+                recordRoot = nil
+                frames[frames.count - 1] = .top(root: nil)
+                key = nil
+                frames.append(.records)
+            } else if root == nil {
+                key = nil
+                frames.append(.skipped)
+            } else {
+                beginArray()
+            }
+        case .skipped, .records:
+            frames.append(.skipped)
+        default:
+            beginArray()
+        }
+    }
+
+    func endArray(parser: JSONPushParser) throws {
+        let frame = frames.removeLast()
+        if case .array(let name, let items) = frame, items == 0, !oversized {
+            // An empty array: one item-less element keeps the name (`[]` in `extra`).
+            builder.open(name: name, kind: .emptyArray, inArray: true)
+            builder.close()
+        }
+    }
+
+    func key(_ key: Span<UInt8>, parser: JSONPushParser) throws {
+        self.key = key.byteArray
+    }
+
+    func string(_ value: Span<UInt8>, parser: JSONPushParser) throws {
+        if case .top(let root)? = frames.last, root == nil {
+            if self.key == Array("@odata.nextLink".utf8) { report.nextLink = value.utf8String }
+            self.key = nil
+            return
+        }
+        if case .top? = frames.last, self.key == Array("@odata.nextLink".utf8) {
+            report.nextLink = value.utf8String
+        }
+        if openScalar(.string) {
+            builder.append(span: value)
+            closeScalar()
+        }
+    }
+
+    func number(_ text: Span<UInt8>, parser: JSONPushParser) throws {
+        if case .top? = frames.last, self.key == Array("@odata.count".utf8) {
+            report.declaredCount = Int(text.utf8String)
+        }
+        if case .top(let root)? = frames.last, root == nil {
+            self.key = nil
+            return
+        }
+        if openScalar(.number) {
+            builder.append(span: text)
+            closeScalar()
+        }
+    }
+
+    func boolean(_ value: Bool, parser: JSONPushParser) throws {
+        if openScalar(.boolean) {
+            builder.append(text: value ? Self.trueBytes : Self.falseBytes)
+            closeScalar()
+        }
+    }
+
+    func null(parser: JSONPushParser) throws {
+        if openScalar(.null) { closeScalar() }
+    }
+
+    // MARK: - Building
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+
+    /// Opens the element of a scalar value (a child of the open object, named by its key, or an item of the open
+    /// array); false when the value belongs to no record (a page's metadata, a top-level scalar) or is skipped.
+    private func openScalar(_ kind: RecordForest.Kind) -> Bool {
+        switch frames.last {
+        case .object?, .array?:
+            break
+        case .top(let root)? where root != nil:
+            break
+        default:
+            key = nil
+            return false
+        }
+        guard !oversized else { return false }
+        openChild(kind: kind)
+        return true
+    }
+
+    private func closeScalar() {
+        builder.close()
+        try? checkSize()
+    }
+
+    /// Opens the element for the value about to be read: named by the pending key, or an array item.
+    private func openChild(kind: RecordForest.Kind) {
+        guard !oversized else { return }
+        if case .array(let name, let items)? = frames.last {
+            frames[frames.count - 1] = .array(name: name, items: items + 1)
+            builder.open(name: name, kind: kind, inArray: true)
+        } else {
+            builder.open(name: intern(key ?? []), kind: kind)
+            key = nil
+        }
+    }
+
+    private func beginArray() {
+        if case .array(let name, let items)? = frames.last {
+            // An array of arrays: the inner array's items are named like the outer array's.
+            frames[frames.count - 1] = .array(name: name, items: items + 1)
+            frames.append(.array(name: name, items: 0))
+        } else {
+            frames.append(.array(name: intern(key ?? []), items: 0))
+            key = nil
+        }
+    }
+
+    private func skipValue() {
+        key = nil
+        frames.append(.skipped)
+    }
+
+    private func startRecord(_ parser: JSONPushParser) {
+        let (line, column) = parser.position
+        recordPosition = SourcePosition(file: source, line: max(1, line), column: max(1, column))
+        recordStartBytes = builder.byteCount
+        oversized = false
+        recordRoot = builder.open(name: recordName)
+        key = nil
+    }
+
+    private func endRecord() {
+        if !oversized, let root = recordRoot {
+            builder.close()
+            pending.append(.init(root: root, position: recordPosition, ordinal: ordinal))
+        } else {
+            pending.append(.init(root: nil, position: recordPosition, ordinal: ordinal))
+        }
+        ordinal += 1
+        recordRoot = nil
+        oversized = false
+    }
+
+    /// Whether a top-level object holds nothing but `@odata` metadata so far.
+    private func onlyMetadata(_ root: Int32) -> Bool {
+        RecordForestChildren(builder: builder, parent: root).allSatisfy { names[Int($0)].hasPrefix("@odata") }
+    }
+
+    /// Drops the open record's tree once it grows past `max_record_bytes`: it becomes a defect record.
+    private func checkSize() throws {
+        guard let root = recordRoot, !oversized, builder.byteCount - recordStartBytes > settings.maxRecordBytes
+        else { return }
+        builder.discard(from: root)
+        oversized = true
+    }
+
+    private func intern(_ bytes: [UInt8]) -> Int32 {
+        if let id = nameIDs[bytes] { return id }
+        let id = Int32(names.count)
+        names.append(String(decoding: bytes, as: UTF8.self))
+        nameIDs[bytes] = id
+        return id
+    }
+
+    private func submit(inBackground: Bool) {
+        guard !pending.isEmpty, builder.open.isEmpty else { return }
+        let batch = StructuredXMLHandler.Batch(forest: builder.take(names: names), entries: pending)
+        pending = []
+        converter.submit(batch, count: batch.entries.count, inBackground: inBackground)
+    }
+}
+
+/// The names of a builder's node's children (for the page-or-record decision).
+private struct RecordForestChildren: Sequence {
+    let builder: RecordForestBuilder
+    let parent: Int32
+
+    func makeIterator() -> AnyIterator<Int32> {
+        var next = builder.nodes[Int(parent)].firstChild
+        return AnyIterator {
+            guard next >= 0 else { return nil }
+            defer { next = builder.nodes[Int(next)].nextSibling }
+            return builder.nodes[Int(next)].name
+        }
+    }
+}
