@@ -107,6 +107,11 @@ struct ForestJSON {
             let mark = out.count
             let membersBefore = members
             key(forest.names[Int(name)])
+            if children.count == 1, forest.nodes[Int(children[0])].kind == .emptyArray {
+                // An empty array is its own value: `[]`, never `[[]]`.
+                out.append(contentsOf: Array("[]".utf8))
+                continue
+            }
             let array = children.count > 1 || alwaysArrays.contains(name)
                 || forest.nodes[Int(children[0])].inArray
             var written = 0

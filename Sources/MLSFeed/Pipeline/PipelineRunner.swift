@@ -180,7 +180,9 @@ public final class PipelineRunner: @unchecked Sendable {
         totals.removedCharacters = state.removedCharacters
         totals.completeness = summary.completeness
         totals.paused = got.paused
-        if config.fetch.webAPI?.replication != nil { totals.replicationResource = resource }
+        if config.fetch.webAPI?.replication != nil, unit.count == 1, InputLocator.isURL(unit[0].location) {
+            totals.replicationResource = resource
+        }
         for metric in summary.stages { totals.timings[metric.name] = metric.seconds }
         do {
             totals.headerAsOf = try headerAsOf(state.generated, unit: unit)

@@ -242,3 +242,64 @@ import Testing
                                                  + "FROM replication_state").rows == [["10:00:00.000000"]])
     }
 }
+
+/// The shipped RESO Web API pipelines on their fixture pages (`--input` a file: no HTTP, no replication state).
+@Suite struct ShippedResoPipelinesTests {
+    static func run(_ pipeline: String, input: String, database: String) throws -> RunSummary {
+        var project = ProjectConfig()
+        project.maxRejectRatio = 0.5
+        let config = try PipelineConfig.load(
+            path: CLI.packageRoot.appendingPathComponent("pipelines/\(pipeline)").path, project: project,
+            environment: ["RESO_CLIENT_ID": "mls-client", "RESO_CLIENT_SECRET": "s3cret-client"])
+        var options = RunOptions()
+        options.conninfo = database
+        options.input = CLI.packageRoot.appendingPathComponent("pipelines/data/\(input)").path
+        return try PipelineRunner(config: config, options: options).run()
+    }
+
+    @Test func propertyPageLoadsTypedValuesTheExpandedAgentAndRejectsAnUnknownStatus() throws {
+        let database = try TestDatabase.fresh()
+        let summary = try Self.run("reso-web-api.yaml", input: "reso-property.json", database: database)
+        #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+        #expect(summary.rejectReasons == [#"standard_status: 1 unknown value ("Teleported")"#])
+        let db = try Connection(database)
+        #expect(try db.execute("""
+            SELECT listing_id, standard_status, property_type, list_price::text, original_list_price::text,
+                   to_char(modification_timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                   bedrooms_total::text, bathrooms_full::text, living_area::text, city, postal_code,
+                   list_agent_mls_id
+            FROM listings ORDER BY listing_id
+            """).rows == [
+                ["5512001", "ActiveUnderContract", "Residential", "549000.00", "565000.00",
+                 "2026-11-27T15:04:05.123457", "3", "2", "1850.5", "Austin", "78704", "AG771"],
+                ["5512002", "ActiveUnderContract", "Land", "125000.00", nil, "2026-11-27T15:30:00.000000", nil, nil,
+                 nil, "Dripping Springs", "78620", nil],
+            ])
+        #expect(try db.execute("""
+            SELECT extra->'Appliances'::text, jsonb_typeof(extra->'Media'), extra->'Media'->1->>'MediaURL',
+                   extra->'PoolPrivateYN'::text, extra->'ListAgent'->>'MemberStateLicense'
+            FROM listings WHERE listing_id = '5512001'
+            """).rows == [[#"["Dishwasher", "Range", "Refrigerator"]"#, "array",
+                           "https://media.example.com/ACT1001/2.jpg", "true", "TX-0654321"]])
+        #expect(try db.execute("SELECT extra->>'Appliances' FROM listings WHERE listing_id = '5512002'").rows
+            == [["[]"]])
+        #expect(try db.execute("""
+            SELECT agent_mls_id, first_name, last_name, mobile_phone, email FROM agents
+            """).rows == [["AG771", "Rosa", "Delgado", "(512) 555-0142", "rosa.delgado@example.com"]])
+        #expect(try db.execute("SELECT raw->>'StandardStatus' FROM rejects").rows == [["Teleported"]])
+    }
+
+    @Test func memberPageLoadsAgents() throws {
+        let database = try TestDatabase.fresh()
+        let summary = try Self.run("reso-member.yaml", input: "reso-member.json", database: database)
+        #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+        #expect(try Connection(database).execute("""
+            SELECT agent_mls_id, first_name, last_name, full_name, office_mls_id, office_phone, mobile_phone, email
+            FROM agents ORDER BY 1
+            """).rows == [
+                ["AG771", "Rosa", "Delgado", "Rosa Delgado", "OF12", "(512) 555-0100", "(512) 555-0142",
+                 "rosa.delgado@example.com"],
+                ["AG772", nil, nil, "Sam Okoro", "OF12", "(512) 555-0100", nil, nil],
+            ])
+    }
+}
