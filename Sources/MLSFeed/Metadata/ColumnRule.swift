@@ -68,12 +68,12 @@ struct ColumnRule: Sendable {
         ColumnRule("co_list_agent_mls_id", ["CoListAgentMlsId"], .text),
     ]
 
-    /// Agent columns (`Member` fields, also those of an expanded `ListAgent`).
+    /// Agent columns (`Member` fields, also those of an expanded `ListAgent`; RETS 1.x `Agent` names last).
     static let agent: [ColumnRule] = [
-        ColumnRule("agent_mls_id", ["MemberMlsId"], .text, required: true),
-        ColumnRule("first_name", ["MemberFirstName"], .text),
-        ColumnRule("last_name", ["MemberLastName"], .text),
-        ColumnRule("office_mls_id", ["OfficeMlsId"], .text),
+        ColumnRule("agent_mls_id", ["MemberMlsId", "AgentID"], .text, required: true),
+        ColumnRule("first_name", ["MemberFirstName", "FirstName"], .text),
+        ColumnRule("last_name", ["MemberLastName", "LastName"], .text),
+        ColumnRule("office_mls_id", ["OfficeMlsId", "OfficeID"], .text),
         ColumnRule("office_name", ["OfficeName"], .text),
         ColumnRule("office_phone", ["MemberOfficePhone", "MemberDirectPhone"], .phone, readsAll: true),
         ColumnRule("mobile_phone", ["MemberMobilePhone"], .phone),

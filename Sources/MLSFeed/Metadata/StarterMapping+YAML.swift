@@ -47,6 +47,10 @@ extension StarterMapping {
         var lines = Self.comment("Starter mapping written by `mlsfeed mapping init` from \(origin).")
         lines += Self.comment("Fields are placed by their standard names. Review the types, bounds, required fields "
                               + "and enum values; every field not placed goes to `extra` as sent (listed at the end).")
+        if !missingLookups.isEmpty {
+            lines += Self.comment("Lookups the metadata does not hold, so their fields are text (or take the RESO "
+                                  + "values): \(missingLookups.joined(separator: ", ")); give them with --lookups FILE.")
+        }
         let all = fields + (flatAgent?.fields ?? []) + agents.flatMap(\.fields)
         if all.contains(where: { $0.type == .timestamp }) {
             lines += Self.comment("It has timestamp fields: the pipeline needs source.time_zone for times sent "

@@ -47,6 +47,8 @@ package struct StarterMapping: Sendable {
     private(set) var missing: [String] = []
     /// RETS multi-value lookup fields (comma-joined in COMPACT replies).
     private(set) var multiValue: [String] = []
+    /// Lookups of placed fields that the metadata does not hold (`ListingStatus (LIST_15)`).
+    private(set) var missingLookups: [String] = []
 
     /// How many fields are placed (the embedded agents' included) and how many go to `extra`.
     package var counts: (placed: Int, extra: Int) {
@@ -71,6 +73,9 @@ package struct StarterMapping: Sendable {
                 continue
             }
             fields.append(field(rule, found))
+            if let key = found[0].lookup, document.lookups[key] == nil {
+                missingLookups.append("\(found[0].lookupName ?? key) (\(found[0].name))")
+            }
         }
         guard fields.first?.column == entity.keyColumn else {
             let names = ColumnRule.rules(for: entity)[0].names.joined(separator: " or ")

@@ -164,6 +164,21 @@ import YAMLConfig
         #expect(try Self.load(yaml, structured: false).fields[1].enumValues["act"] == "Active")
     }
 
+    /// Without its lookups, a RETS table still gives a mapping: the statuses take the RESO values, a city is text,
+    /// and the header names what is missing.
+    @Test func lookupsMissingFromTheMetadataAreNamed() throws {
+        let starter = try StarterMapping(document: MetadataFixture.read("rets-table-compact.xml"), resource: "Property")
+        #expect(starter.missingLookups == ["ListingStatus (LIST_15)", "PropertyType (LIST_9)", "City (LIST_39)"])
+        let yaml = starter.yaml
+        #expect(yaml.contains("give them with --lookups FILE.\n"))
+        let mapping = try Self.load(yaml, structured: false)
+        #expect(mapping.fields.first { $0.name == "city" }?.type == .text)
+        #expect(mapping.fields.first { $0.name == "standard_status" }?.enumValues["activeundercontract"]
+            == "ActiveUnderContract")
+        #expect(mapping.fields.first { $0.name == "property_type" }?.enumValues["residentialincome"]
+            == "ResidentialIncome")
+    }
+
     @Test func aResourceWithoutItsKeyFieldIsRefused() throws {
         var document = MetadataDocument(file: "nokey.xml", format: .edmx)
         var table = MetadataTable(resource: "Property")
