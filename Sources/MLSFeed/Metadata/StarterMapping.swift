@@ -5,7 +5,9 @@
 package struct StarterMapping: Sendable {
     /// One placed field.
     struct Field: Sendable {
+        /// The canonical column (`list_price`).
         var column: String
+        /// The keys (or `ListAgent/...` paths) read, in order.
         var sources: [String]
         var type: FieldType
         var required = false
@@ -37,11 +39,13 @@ package struct StarterMapping: Sendable {
     package let entity: Entity
     let document: MetadataDocument
     let table: MetadataTable
+    /// The placed fields, in column order (the key first).
     private(set) var fields: [Field] = []
     /// The listing agent from the listing's own fields (`embedded_agent:`).
     private(set) var flatAgent: Agent?
     /// Agents from navigation properties (`embedded_agents:`).
     private(set) var agents: [Agent] = []
+    /// Fields (then navigation properties) no column takes, in the metadata's order.
     private(set) var unplaced: [Unplaced] = []
     /// Columns no field of the metadata fills.
     private(set) var missing: [String] = []
