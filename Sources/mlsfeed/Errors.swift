@@ -58,6 +58,19 @@ let commandUsage: [String: String] = [
           syndication: RETS Syndication 2012-03 <Listings>/<Listing>, indented.
           A delta (--delta-of) keeps its base's format and layout.
         """,
+    "mapping": """
+        usage: mlsfeed mapping init --from-metadata FILE [--resource Property|Member] [--class CLASS]
+                                    [--lookups FILE] [--out PATH [--force]]
+
+          Writes a starter mapping from metadata: a RESO Web API $metadata document (EDMX), or a RETS
+          METADATA-TABLE reply (COMPACT or STANDARD-XML, with its METADATA-LOOKUP_TYPE in the same file or in
+          --lookups FILE). Fields whose standard names match a column are placed with their types, lookups become
+          enum values, and every other field is listed in a comment as going to extra.
+          --resource            the resource to map (default Property); Member (RETS Agent) makes an agent mapping
+          --class CLASS         the RETS class (RES, ...), needed when the table has several
+          --out PATH            write the mapping to PATH (default: standard output); an existing file is kept
+                                unless --force
+        """,
     "bench-parse": """
         usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml|json] [--record NAME] [--strings]
 

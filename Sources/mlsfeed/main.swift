@@ -16,6 +16,7 @@ let usage = """
                           manage the embedded PostgreSQL (or migrate the configured database)
       runs                list recent runs from the run ledger
       fixtures generate   write a deterministic synthetic feed and its truth file
+      mapping init        write a starter mapping from RESO $metadata or RETS METADATA
       bench-parse FILE    time the parse stage alone on a feed file
 
     global options:
@@ -56,9 +57,10 @@ func main() -> Int32 {
         case "db": return try DBCommand.main(arguments)
         case "runs": return try RunsCommand.main(arguments)
         case "fixtures": return try FixturesCommand.main(arguments)
+        case "mapping": return try MappingCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
-            let known = ["run", "validate", "db", "runs", "fixtures", "bench-parse", "help"]
+            let known = ["run", "validate", "db", "runs", "fixtures", "mapping", "bench-parse", "help"]
             let hint = known.first { $0.hasPrefix(command) || command.hasPrefix($0) }.map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
             return 2

@@ -1,0 +1,120 @@
+import Foundation
+import Postgres
+import PostgresTestSupport
+import Testing
+@testable import MLSFeed
+
+/// `mlsfeed mapping init` through the built binary: the mapping it writes validates and loads a matching feed.
+@Suite struct MappingCommandTests {
+    /// The RETS COMPACT table and its lookups make a mapping; a feed with those SystemNames as columns loads
+    /// into PostgreSQL with the expected listing columns, lookups decoded, and the listing agent as an agent row.
+    @Test func retsCompactMetadataMakesAMappingThatLoadsAFeed() throws {
+        let dir = try MetadataFixture.scratch("mapping-init")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mappingPath = dir.appendingPathComponent("mappings/crmls.yaml").path
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("mappings"),
+                                                withIntermediateDirectories: true)
+        let made = try CLI.run(["mapping", "init", "--from-metadata", MetadataFixture.url("rets-table-compact.xml").path,
+                                "--lookups", MetadataFixture.url("rets-lookups-compact.xml").path,
+                                "--out", mappingPath])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout == "wrote \(mappingPath): listing mapping with 28 fields placed, 4 going to extra\n")
+        #expect(try String(contentsOfFile: mappingPath, encoding: .utf8)
+            == (try MetadataFixture.text("rets-compact.golden.yaml")))
+
+        try """
+            source: { id: crmls, time_zone: America/Los_Angeles }
+            format: { type: rets-compact, multi_value: [LIST_7] }
+            mapping: mappings/crmls.yaml
+            load: { max_reject_ratio: 0.5 }
+            """.write(to: dir.appendingPathComponent("crmls.yaml"), atomically: true, encoding: .utf8)
+        let feed = try MetadataFixture.url("rets-compact-feed.xml").path
+        let validated = try CLI.run(["validate", "crmls.yaml"], in: dir)
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stdout == "crmls.yaml: ok (no input to check)\n")
+
+        let database = try TestDatabase.fresh()
+        let run = try CLI.run(["run", "crmls.yaml", "--input", feed, "--database", database, "--no-progress",
+                               "--quiet"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let db = try Connection(database)
+        let rows = try db.execute("""
+            SELECT listing_id, standard_status, property_type, list_price::text, original_list_price::text,
+                   listing_contract_date::text,
+                   to_char(modification_timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                   bedrooms_total::text, bathrooms_full::text, living_area::text, year_built::text, city,
+                   postal_code, latitude::text, list_agent_mls_id, extra->>'LIST_200', (extra->'LIST_7')::text
+            FROM listings WHERE source = 'crmls' ORDER BY listing_id
+            """).rows
+        #expect(rows == [
+            ["26001", "Active", "Residential", "549000.00", "575000.00", "2026-01-05", "2026-01-10T17:15:00Z",
+             "3", "2", "1850", "1987", "San Diego", "92120", "32.785", "LA100", "R-1", #"["CL", "CS"]"#],
+            ["26002", "ActiveUnderContract", "Condominium", "385000.00", nil, "2026-01-07", "2026-01-13T00:40:05Z",
+             "2", "2", "1120", "2004", "La Mesa", "91942-1203", "32.7767", "LA101", nil, nil],
+            ["26003", "Closed", "Land", "210000.00", "240000.00", "2025-11-20", "2026-01-14T19:05:30Z",
+             nil, nil, nil, nil, "El Cajon", "92019", nil, "LA100", "A-70", #"["CS"]"#],
+        ])
+        let reject = try db.execute("SELECT reasons[1] FROM rejects").rows
+        #expect(reject.count == 1)
+        #expect(reject.first?.first??.hasPrefix("standard_status:") == true, "\(reject)")
+        let agents = try db.execute("""
+            SELECT agent_mls_id, first_name, last_name, office_mls_id, office_phone, email FROM agents ORDER BY 1
+            """).rows
+        #expect(agents == [["LA100", "Jane", "Doe", "OF10", "(619) 555-0134", "jdoe@example.com"],
+                           ["LA101", "Ray", "Ortiz", "OF11", nil, "ray@example.com"]])
+    }
+
+    /// The EDMX Property mapping (with `ListAgent/...` paths) validates in a pipeline with a structured format.
+    @Test func edmxMappingValidatesInAStructuredPipeline() throws {
+        let dir = try MetadataFixture.scratch("mapping-edmx")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let made = try CLI.run(["mapping", "init", "--from-metadata",
+                                MetadataFixture.url("reso-metadata.xml").path], in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout == (try MetadataFixture.text("reso-property.golden.yaml")))
+        try made.stdout.write(to: dir.appendingPathComponent("reso-starter.yaml"), atomically: true, encoding: .utf8)
+        try """
+            source: { id: reso, time_zone: America/Chicago }
+            format: { type: xml, record: Property }
+            mapping: reso-starter.yaml
+            """.write(to: dir.appendingPathComponent("reso.yaml"), atomically: true, encoding: .utf8)
+        let validated = try CLI.run(["validate", "reso.yaml"], in: dir)
+        #expect(validated.status == 0, "\(validated.stderr)")
+    }
+
+    @Test func anExistingOutputIsKeptUnlessForced() throws {
+        let dir = try MetadataFixture.scratch("mapping-out")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("member.yaml")
+        try "mine\n".write(to: out, atomically: true, encoding: .utf8)
+        let arguments = ["mapping", "init", "--from-metadata", try MetadataFixture.url("reso-metadata.xml").path,
+                         "--resource", "Member", "--out", out.path]
+        let refused = try CLI.run(arguments)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("error: \(out.path) exists; add --force to overwrite it\n"))
+        #expect(try String(contentsOf: out, encoding: .utf8) == "mine\n")
+        let forced = try CLI.run(arguments + ["--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: out, encoding: .utf8) == (try MetadataFixture.text("reso-member.golden.yaml")))
+    }
+
+    @Test(arguments: [
+        (["mapping", "init"], 2, "error: missing --from-metadata FILE"),
+        (["mapping", "start"], 2, "error: expected `mapping init`"),
+        (["mapping", "init", "--from-metadata", "nosuch.xml"], 1, "error: nosuch.xml: no such file or directory"),
+        (["mapping", "init", "--from-metadata", "FIXTURE:rets-standard-xml.xml"], 1,
+         "error: FIXTURE:rets-standard-xml.xml: Property has several classes (RE_1, LD_2): choose one with --class"),
+        (["mapping", "init", "--from-metadata", "FIXTURE:reso-metadata.xml", "--lookups",
+          "FIXTURE:rets-lookups-compact.xml"], 1,
+         "error: FIXTURE:rets-lookups-compact.xml: lookups come from a RETS METADATA-LOOKUP_TYPE reply, and only for "
+            + "a RETS METADATA-TABLE"),
+    ])
+    func mistakesSayWhatIsWrong(arguments: [String], status: Int32, message: String) throws {
+        let directory = try MetadataFixture.url("reso-metadata.xml").deletingLastPathComponent().path + "/"
+        let resolved = arguments.map { $0.replacingOccurrences(of: "FIXTURE:", with: directory) }
+        let result = try CLI.run(resolved)
+        #expect(result.status == status)
+        #expect(result.stderr.hasPrefix(message.replacingOccurrences(of: "FIXTURE:", with: directory) + "\n"),
+                "\(result.stderr)")
+    }
+}
