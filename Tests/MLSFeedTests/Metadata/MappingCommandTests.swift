@@ -64,8 +64,8 @@ import Testing
                            ["LA101", "Ray", "Ortiz", "OF11", nil, "ray@example.com"]])
     }
 
-    /// The EDMX Property mapping (with `ListAgent/...` paths) validates in a pipeline with a structured format.
-    @Test func edmxMappingValidatesInAStructuredPipeline() throws {
+    /// The EDMX Property mapping (with `ListAgent/...` paths) validates in a RESO Web API pipeline and loads a page.
+    @Test func edmxMappingValidatesAndLoadsAResoJSONPage() throws {
         let dir = try MetadataFixture.scratch("mapping-edmx")
         defer { try? FileManager.default.removeItem(at: dir) }
         let made = try CLI.run(["mapping", "init", "--from-metadata",
@@ -75,11 +75,21 @@ import Testing
         try made.stdout.write(to: dir.appendingPathComponent("reso-starter.yaml"), atomically: true, encoding: .utf8)
         try """
             source: { id: reso, time_zone: America/Chicago }
-            format: { type: xml, record: Property }
+            format: { type: reso-json }
             mapping: reso-starter.yaml
+            load: { max_reject_ratio: 0.5 }
             """.write(to: dir.appendingPathComponent("reso.yaml"), atomically: true, encoding: .utf8)
         let validated = try CLI.run(["validate", "reso.yaml"], in: dir)
         #expect(validated.status == 0, "\(validated.stderr)")
+        let database = try TestDatabase.fresh()
+        let page = CLI.packageRoot.appendingPathComponent("pipelines/data/reso-property.json").path
+        let loaded = try CLI.run(["run", "reso.yaml", "--input", page, "--database", database, "--no-progress"],
+                                 in: dir)
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        #expect(try Connection(database).execute("""
+            SELECT listing_id, standard_status, list_price::text, list_agent_mls_id FROM listings ORDER BY 1
+            """).rows == [["5512001", "ActiveUnderContract", "549000.00", "AG771"],
+                          ["5512002", "ActiveUnderContract", "125000.00", nil]])
     }
 
     @Test func anExistingOutputIsKeptUnlessForced() throws {
