@@ -41,7 +41,19 @@ enum RunCommand {
         options.output = parsed["output"]
         options.force = parsed.has("force")
         options.database = context.project.timeouts
-        options.log = { message in printError("mlsfeed: \(message)") }
+        // Events as they happen, on stderr: JSON lines, or readable lines (the routine ones not under --quiet).
+        let json = context.project.logFormat == .json
+        let quietEvents = parsed.has("quiet")
+        let showProgress = parsed.has("progress") || (!parsed.has("no-progress") && isatty(2) == 1 && !validateOnly)
+        let progressLine = ProgressLine()
+        options.events = { event in
+            progressLine.clear()
+            if json {
+                printError(event.json)
+            } else if event.level != .info || !quietEvents {
+                printError(event.text)
+            }
+        }
         if options.output != nil && !options.dryRun {
             throw UsageError(message: "--output writes JSON lines in a dry run only; add --dry-run")
         }
@@ -51,7 +63,6 @@ enum RunCommand {
             }
             options.mode = value
         }
-        options.progress = parsed.has("progress") || (!parsed.has("no-progress") && isatty(2) == 1 && !validateOnly)
         if validateOnly && options.input == nil && config.input == nil {
             print("\(pipelinePath): ok (no input to check)")
             return 0
@@ -67,8 +78,12 @@ enum RunCommand {
         func render(_ summary: RunSummary) -> String {
             context.project.logFormat == .json ? summary.json : summary.text
         }
+        let progress = showProgress ? progressLine : nil
+        progress?.start(runner)
+        defer { progress?.stop() }
         let summaries = try Signals.shared.whileRunning(stop: { runner.interrupt() }) {
             try runner.runAll { summary in
+                progress?.clear()
                 let failed = summary.status == .failed || summary.status == .interrupted
                 if failed {
                     printError(render(summary))

@@ -15,6 +15,16 @@ public final class PipelineRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var control = RunControl()
     private var interrupted = false
+    /// The running unit's counters, total input size and start, for `progress`.
+    private var watched: (state: Totals, totalBytes: Int64?, started: Double)?
+
+    /// How far the unit in hand has come (nil between units); safe from any thread.
+    public var progress: RunProgress? {
+        guard let (state, total, started) = lock.withLock({ watched }) else { return nil }
+        let now = state.snapshot
+        return RunProgress(bytes: now.bytes, totalBytes: total, records: now.read, rejected: now.rejected,
+                           documents: state.documentCount, seconds: monotonicSeconds() - started)
+    }
 
     public init(config: PipelineConfig, options: RunOptions) {
         self.config = config
@@ -74,6 +84,32 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Runs one unit: its inputs read in order as the parts of one dump, in one run and one transaction.
     public func run(_ unit: [InputFile]) throws -> RunSummary {
+        let log = RunLog(pipeline: config.name, source: config.source, redactor: config.fetch.redactor,
+                         sink: options.events)
+        let summary = try execute(unit, log: log)
+        for warning in summary.warnings { log.emit("warning", .warning, run: summary.runID, warning) }
+        for stage in summary.stages {
+            log.emit("stage.finished", run: summary.runID,
+                     "stage \(stage.name): \(stage.itemsIn) in, \(stage.itemsOut) out, "
+                        + String(format: "%.2f s busy", stage.seconds),
+                     [("stage", stage.name), ("in", String(stage.itemsIn)), ("out", String(stage.itemsOut)),
+                      ("seconds", String(format: "%.3f", stage.seconds))])
+        }
+        let failed = summary.status == .failed || summary.status == .interrupted
+        log.emit("run.finished", failed ? .error : .info, run: summary.runID,
+                 "\(summary.status.rawValue): read \(summary.read), rejected \(summary.rejected), inserted "
+                    + "\(summary.load.inserted), updated \(summary.load.updated), withdrawn \(summary.load.withdrawn)"
+                    + (summary.error.map { "; \($0)" } ?? ""),
+                 [("status", summary.status.rawValue), ("read", String(summary.read)),
+                  ("rejected", String(summary.rejected)), ("inserted", String(summary.load.inserted)),
+                  ("updated", String(summary.load.updated)), ("unchanged", String(summary.load.unchanged)),
+                  ("stale", String(summary.load.stale)), ("withdrawn", String(summary.load.withdrawn)),
+                  ("seconds", String(format: "%.3f", summary.seconds))]
+                    + (summary.failure.map { [("failure", $0.rawValue)] } ?? []))
+        return summary
+    }
+
+    private func execute(_ unit: [InputFile], log: RunLog) throws -> RunSummary {
         let started = monotonicSeconds()
         let control = RunControl()
         lock.lock()
@@ -85,6 +121,9 @@ public final class PipelineRunner: @unchecked Sendable {
         let mode = options.mode ?? config.mode
         var summary = RunSummary(pipeline: config.name, source: config.source, mode: mode.rawValue,
                                  dryRun: options.dryRun)
+        var fetchSettings = config.fetch
+        let runID = Locked<Int64?>(nil)
+        fetchSettings.log = { message in log.emit("http.retry", .warning, run: runID.value, message) }
         summary.inputs = unit
         var totals = RunTotals()
         totals.inputs = unit.map { InputIdentity(location: $0.location, bytes: $0.bytes) }
@@ -99,15 +138,22 @@ public final class PipelineRunner: @unchecked Sendable {
                 db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                     source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
                     force: options.force, onIncomplete: config.onIncomplete), connection: options.database,
-                    cancellation: control.cancellation, log: options.log)
+                    cancellation: control.cancellation, log: { message in
+                        log.emit("lock.wait", .warning, run: runID.value, message)
+                    })
             } catch {
                 // A stop while the session starts cancels its connect or statement: the stop is the reason.
                 throw control.error as? RunInterrupted ?? error
             }
             summary.runID = db.runID
+            runID.update { $0 = db.runID }
             database = db
             sink = db
         }
+        log.emit("run.started", run: summary.runID,
+                 "started: source \(config.source), mode \(mode.rawValue)\(options.dryRun ? ", dry run" : ""), "
+                    + "\(Self.name(of: unit))",
+                 [("mode", mode.rawValue), ("inputs", String(unit.count))])
 
         // Change detection: a unit identical to the inputs of the source's last successful run (in the same mode)
         // is not loaded again.
@@ -115,7 +161,7 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             let previous = options.force ? nil : try database?.previousRun()
             opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil }, database: database,
-                              cancellation: control.cancellation)
+                              fetch: fetchSettings, cancellation: control.cancellation)
         } catch {
             return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
         }
@@ -140,8 +186,11 @@ public final class PipelineRunner: @unchecked Sendable {
 
         let state = Totals()
         control.declare(stages: StageSettings.stageNames)
-        let progress = options.progress ? ProgressReporter(state: state, inputs: unit) : nil
-        progress?.start()
+        let sizes = unit.compactMap(\.bytes)
+        lock.withLock {
+            watched = (state, sizes.count == unit.count ? sizes.reduce(0, +) : nil, monotonicSeconds())
+        }
+        defer { lock.withLock { watched = nil } }
         let fetched = Locked(Fetched())
         // A stage waiting for the stored listings must not outlive a stopped run.
         control.onCancel { stored.fulfil(.unavailable) }
@@ -153,8 +202,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
         }
         launchStages(opened, unit: unit, sink: sink, recognizer: recognizer, state: state, control: control,
-                     fetched: fetched)
-        progress?.stop()
+                     fetched: fetched, fetch: fetchSettings, log: log, runID: summary.runID)
 
         summary.read = state.read
         summary.rejected = state.rejected
@@ -286,7 +334,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Opens a unit, or finds it unchanged: the same inputs (location, size and sha256 of each file; a 304 to a
     /// conditional GET of a URL) as `previous`, the source's last successful run in this mode.
-    private func open(_ unit: [InputFile], previous: PreviousRun?, database: DatabaseSink?,
+    private func open(_ unit: [InputFile], previous: PreviousRun?, database: DatabaseSink?, fetch: FetchSettings,
                       cancellation: Cancellation) throws -> Opened {
         if let input = unit.first, InputLocator.isURL(input.location) {
             precondition(unit.count == 1, "a URL input is a unit of its own")
@@ -295,19 +343,19 @@ public final class PipelineRunner: @unchecked Sendable {
                 var mark: String?
                 if api.replication != nil, let database { mark = try database.replicationMark(resource: resource) }
                 let budget = try api.rateLimit.flatMap { limits in try database?.requestBudget(limits) }
-                return .odata(try ODataSource(base: input.location, settings: config.fetch, mark: mark,
+                return .odata(try ODataSource(base: input.location, settings: fetch, mark: mark,
                                               budget: budget, cancellation: cancellation))
             }
             if config.fetch.paging != nil {
-                return .paged(try Fetcher.pages(input, settings: config.fetch, cancellation: cancellation))
+                return .paged(try Fetcher.pages(input, settings: fetch, cancellation: cancellation))
             }
-            let key = try Fetcher.ledgerLocation(of: input, settings: config.fetch)
+            let key = try Fetcher.ledgerLocation(of: input, settings: fetch)
             var conditional: Conditional?
             if let previous, previous.inputs.count == 1, previous.inputs[0].location == key,
                previous.inputs[0].etag != nil || previous.inputs[0].lastModified != nil {
                 conditional = Conditional(etag: previous.inputs[0].etag, lastModified: previous.inputs[0].lastModified)
             }
-            switch try Fetcher.open(input, settings: config.fetch, conditional: conditional,
+            switch try Fetcher.open(input, settings: fetch, conditional: conditional,
                                     cancellation: cancellation) {
             case .source(let source): return .single(source)
             case .notModified(let identity): return .unchanged([identity], matched: previous!.id)
@@ -349,10 +397,13 @@ public final class PipelineRunner: @unchecked Sendable {
     private struct Document: Sendable {
         var name: String
         var laterPage = false
+        /// The page number (from 1) of a paged input's page.
+        var page: Int?
     }
 
     private func launchStages(_ opened: Opened, unit: [InputFile], sink: RecordSink, recognizer: RawRecognizer?,
-                              state: Totals, control: RunControl, fetched: Locked<Fetched>) {
+                              state: Totals, control: RunControl, fetched: Locked<Fetched>, fetch: FetchSettings,
+                              log: RunLog, runID: Int64?) {
         let chunks = BoundedQueue<Chunk>(capacity: config.stage("fetch").queueDepth)
         let raw = BoundedQueue<[RawRecord]>(capacity: config.stage("normalize").queueDepth)
         let coerced = BoundedQueue<[CoercedRecord]>(capacity: config.stage("validate").queueDepth,
@@ -378,6 +429,9 @@ public final class PipelineRunner: @unchecked Sendable {
             var document = 0
             func pump(_ source: any ChunkSource, as info: Document) throws {
                 documents.update { $0[document] = info }
+                log.emit(info.page == nil ? "input.opened" : "page.fetched", run: runID,
+                         info.page.map { "page \($0) of \(info.name)" } ?? "reading \(info.name)",
+                         [("location", info.name)] + (info.page.map { [("page", String($0))] } ?? []))
                 if document == 0 { try TestPause.fetch.reach(cancellation: control.cancellation) }
                 while true {
                     let t0 = monotonicSeconds()
@@ -399,7 +453,8 @@ public final class PipelineRunner: @unchecked Sendable {
                 var page = 0
                 while let source = try pages.nextPage() {
                     let current = document
-                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0))
+                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0,
+                                                  page: page + 1))
                     pages.pageHadRecords(try feedback.wait(document: current).hadRecords)
                     page += 1
                 }
@@ -413,7 +468,8 @@ public final class PipelineRunner: @unchecked Sendable {
                 var page = 0
                 while let source = try pages.nextPage() {
                     let current = document
-                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0))
+                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0,
+                                                  page: page + 1))
                     pages.pageRead(nextLink: try feedback.wait(document: current).nextLink)
                     page += 1
                 }
@@ -430,7 +486,7 @@ public final class PipelineRunner: @unchecked Sendable {
             case .files:
                 for input in unit {
                     try control.check()
-                    guard case .source(let source) = try Fetcher.open(input, settings: config.fetch, conditional: nil,
+                    guard case .source(let source) = try Fetcher.open(input, settings: fetch, conditional: nil,
                                                                       cancellation: control.cancellation) else {
                         throw FetchError("\(input.displayName): unexpected answer opening a local input")
                     }

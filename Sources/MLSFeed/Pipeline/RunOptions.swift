@@ -14,14 +14,13 @@ public struct RunOptions: Sendable {
     public var mode: LoadMode?
     /// Lets a full dump withdraw listings even below the withdraw guard.
     public var force = false
-    /// Print a progress line to standard error every second or so.
-    public var progress = false
     /// How many rejects the summary quotes.
     public var sampleRejects = 10
     /// Timeouts of the run's database connections.
     public var database = ConnectionOptions()
-    /// Told what the run is waiting for or retrying (a lock another session holds, an HTTP retry), as it happens.
-    public var log: (@Sendable (String) -> Void)?
+    /// Told what the run does as it happens (`RunEvent`): started, inputs and pages, retries, lock waits, stages,
+    /// warnings, finished. Every text is redacted.
+    public var events: (@Sendable (RunEvent) -> Void)?
 
     public init() {}
 }

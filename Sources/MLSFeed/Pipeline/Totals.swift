@@ -61,6 +61,13 @@ final class Totals: @unchecked Sendable {
         }
     }
 
+    /// Documents (inputs, pages) read to their end so far.
+    var documentCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return parts.count
+    }
+
     var snapshot: (read: Int, bytes: Int64, rejected: Int) {
         lock.lock()
         defer { lock.unlock() }

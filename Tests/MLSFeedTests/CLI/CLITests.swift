@@ -107,7 +107,9 @@ import Testing
         func firstError(_ input: String) throws -> String {
             let result = try CLI.run(["run", "pipelines/sample.yaml", "--dry-run", "--input", input, "--no-progress"])
             #expect(result.status == 1)
-            return result.stderr.split(separator: "\n").map(String.init).first { $0.contains("error:") } ?? ""
+            // The summary's error line (event lines start with their timestamp).
+            return result.stderr.split(separator: "\n").map(String.init)
+                .first { $0.contains("error:") && !($0.first?.isNumber ?? false) } ?? ""
         }
         #expect(try firstError("/bin/ls")
             == "/bin/ls:1:1: error: not an XML document: it starts with the bytes 7f 45 4c 46 02 01 01 00, not \"<\"")
