@@ -6,7 +6,7 @@ extension ConfigNode {
         let entries = try mappingEntries()
         for entry in entries where !allowed.contains(entry.key) {
             var message = "unknown key \(entry.key.quotedForMessage)"
-            if let suggestion = KeySuggestion.closest(to: entry.key, among: allowed) {
+            if let suggestion = Suggestion.closest(to: entry.key, among: allowed) {
                 message += "; did you mean \(suggestion.quotedForMessage)?"
             } else if !allowed.isEmpty {
                 message += "; expected one of: \(allowed.joined(separator: ", "))"

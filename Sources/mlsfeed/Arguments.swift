@@ -1,4 +1,5 @@
 import MLSFeed
+import YAMLConfig
 
 /// A usage mistake on the command line: exit code 2, with the command's usage line.
 struct UsageError: Error, CustomStringConvertible {
@@ -49,7 +50,7 @@ struct Arguments {
                 flags.insert(name)
             } else {
                 let all = Array(valued) + Array(known)
-                let hint = closest(name, in: all).map { "; did you mean --\($0)?" } ?? ""
+                let hint = Suggestion.closest(to: name, among: all.sorted()).map { "; did you mean --\($0)?" } ?? ""
                 throw UsageError(message: "unknown option --\(name)\(hint)")
             }
         }
@@ -58,21 +59,4 @@ struct Arguments {
     subscript(option: String) -> String? { options[option] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    private func closest(_ word: String, in candidates: [String]) -> String? {
-        candidates.sorted().first { $0.hasPrefix(word) || word.hasPrefix($0) || editDistance(word, $0) <= 2 }
-    }
-
-    private func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where i <= a.count {
-            var next = [i]
-            for j in 1...max(b.count, 1) where j <= b.count {
-                next.append(min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)))
-            }
-            row = next
-        }
-        return row[b.count]
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MLSFeed
+import YAMLConfig
 
 /// `mlsfeed`: the command-line front of the pipeline. Exit codes: 0 success, 1 the run failed, 2 usage or config.
 let version = "0.1.0"
@@ -61,7 +62,7 @@ func main() -> Int32 {
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
             let known = ["run", "validate", "db", "runs", "fixtures", "mapping", "bench-parse", "help"]
-            let hint = known.first { $0.hasPrefix(command) || command.hasPrefix($0) }.map { "; did you mean \($0)?" }
+            let hint = Suggestion.closest(to: command, among: known).map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
             return 2
         }

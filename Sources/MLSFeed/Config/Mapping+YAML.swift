@@ -38,7 +38,7 @@ extension Mapping {
         return try node.entries().map { name, fieldNode in
             guard columns[name] != nil else {
                 let names = entity.columns.map(\.name)
-                let hint = Suggestion.closest(to: name, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Suggestion.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
                 throw fieldNode.error("\"\(name)\" is not a column of \(entity.rawValue)s\(hint)")
             }
             let field = try FieldMapping(name: name, config: fieldNode)
@@ -101,7 +101,7 @@ extension AgentMapping {
             let column = try linkNode.string()
             guard let index = Column.listingIndex[column], Column.listing[index].type == .text, index > 0 else {
                 let names = Column.listing.dropFirst().filter { $0.type == .text }.map(\.name)
-                let hint = Suggestion.closest(to: column, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Suggestion.closest(to: column, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
                 throw linkNode.error("\"\(column)\" is not a text column of listings\(hint)")
             }
             link = column

@@ -1,8 +1,9 @@
-/// Finds the allowed key a mistyped key most likely meant.
-enum KeySuggestion {
-    /// The allowed key closest to `key`: one within edit distance 2 or one that is a prefix of the key or has it as
+/// "Did you mean": the one suggestion function of the package, for config keys, mapping columns, command-line
+/// options and commands alike.
+package enum Suggestion {
+    /// The allowed word closest to `key`: one within edit distance 2 or one that is a prefix of the key or has it as
     /// a prefix (a prefix match ranks like distance 1); the earliest wins a tie. Nil when nothing is close.
-    static func closest(to key: String, among allowed: [String]) -> String? {
+    package static func closest(to key: String, among allowed: [String]) -> String? {
         var best: (key: String, rank: Int)?
         for candidate in allowed {
             let isPrefix = !key.isEmpty && !candidate.isEmpty && (candidate.hasPrefix(key) || key.hasPrefix(candidate))
@@ -15,7 +16,7 @@ enum KeySuggestion {
     }
 
     /// Levenshtein distance over characters.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let left = Array(lhs)
         let right = Array(rhs)
         guard !left.isEmpty else { return right.count }

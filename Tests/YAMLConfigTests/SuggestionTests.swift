@@ -1,12 +1,12 @@
 import Testing
 @testable import YAMLConfig
 
-@Suite struct KeySuggestionTests {
+@Suite struct SuggestionTests {
     @Test(arguments: [
         ("", "", 0), ("lod", "load", 1), ("kitten", "sitting", 3), ("abc", "", 3), ("tagret", "target", 2),
     ])
     func editDistance(lhs: String, rhs: String, expected: Int) {
-        #expect(KeySuggestion.editDistance(lhs, rhs) == expected)
+        #expect(Suggestion.editDistance(lhs, rhs) == expected)
     }
 
     @Test(arguments: [
@@ -19,6 +19,6 @@ import Testing
         ("zzzzzzz", nil),
     ] as [(String, String?)])
     func closest(key: String, expected: String?) {
-        #expect(KeySuggestion.closest(to: key, among: ["fetch", "load", "batch_size"]) == expected)
+        #expect(Suggestion.closest(to: key, among: ["fetch", "load", "batch_size"]) == expected)
     }
 }
