@@ -207,8 +207,13 @@ public enum Coercion {
             guard let zone else { throw CoercionFailure("naive timestamp but the source has no time_zone") }
             seconds = ZoneOffsets.utc(local: local, zone: zone)
         }
+        // The accepted years bound the instant too, so a canonical timestamp always coerces again.
+        guard utcRange.contains(seconds) else { throw CoercionFailure("not a timestamp") }
         return formatTimestamp(seconds)
     }
+
+    /// The instants of the years `isValidDate` accepts (1800 to 2200, UTC).
+    private static let utcRange = CivilDate.days(1800, 1, 1) * 86_400...CivilDate.days(2201, 1, 1) * 86_400 - 1
 
     /// `yyyy-MM-ddTHH:mm:ssZ` for seconds since the epoch.
     static func formatTimestamp(_ seconds: Int) -> String {
