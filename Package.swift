@@ -49,3 +49,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer harnesses (README, "Fuzzing"): only in the build `scripts/fuzz` makes (MLSFEED_FUZZ=1, its own
+// --build-path, every module compiled with ASan and coverage); never part of a normal build or test run.
+if Context.environment["MLSFEED_FUZZ"] == "1" {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "MLSFeed"], path: "Fuzz/FuzzSupport"),
+    ] + ["xml-triples", "xml-rets", "xml-plain", "yaml-config", "coerce"].map {
+        .executableTarget(name: $0, dependencies: ["FuzzSupport", "MLSFeed", "YAMLConfig"], path: "Fuzz/\($0)")
+    }
+}

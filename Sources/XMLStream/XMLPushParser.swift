@@ -86,8 +86,12 @@ public final class XMLPushParser {
     }
 
     deinit {
+        releaseDocument()
         xmlFreeParserCtxt(context)
     }
+
+    /// Whether the context still holds a document libxml2 built by itself (see `releaseDocument`).
+    var holdsDocument: Bool { context.pointee.myDoc != nil }
 
     /// Whether libxml2 can read documents declared (or overridden) as `encoding`, an IANA name like `ISO-8859-1`.
     public static func supportsEncoding(_ encoding: String) -> Bool {
@@ -273,9 +277,18 @@ public final class XMLPushParser {
                 }
             }
             offset += count
+            if failure != nil || code != 0 || terminate { releaseDocument() }
             if let failure { throw failure }
             try check(code, "the XML parser failed")
         } while offset < bytes.endIndex
+    }
+
+    /// Frees the document libxml2 makes for an entity declaration even in SAX mode ("expat compatibility"), which
+    /// the context does not free; only once parsing has stopped, as libxml2 reads it while it parses.
+    private func releaseDocument() {
+        guard let document = context.pointee.myDoc else { return }
+        context.pointee.myDoc = nil
+        xmlFreeDoc(document)
     }
 
     /// The single checker of libxml2 return codes: 0 is success, anything else becomes an `XMLStreamError`.

@@ -26,7 +26,9 @@ public enum YAMLDocument {
         return try parse(bytes: Array(data), file: path, environment: environment)
     }
 
-    static func parse(bytes: [UInt8], file: String, environment: [String: String]) throws(ConfigError) -> YAMLNode {
+    /// Parses one document from raw bytes (as read from a file: libyaml checks the encoding).
+    package static func parse(bytes: [UInt8], file: String, environment: [String: String]) throws(ConfigError)
+        -> YAMLNode {
         var builder = YAMLTreeBuilder(file: file, environment: environment)
         do {
             let parser = try LibYAMLParser(bytes: bytes)

@@ -43,7 +43,14 @@ extension PipelineConfig {
     /// Reads and checks a pipeline file; every mistake is a `ConfigError` with file:line:column and key path.
     public static func load(path: String, project: ProjectConfig, environment: [String: String]) throws
         -> PipelineConfig {
-        let root = ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path)
+        try load(ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path),
+                 project: project, environment: environment)
+    }
+
+    /// Checks a pipeline document already read (the fuzz harness's way in); `root.file` is the pipeline's path.
+    package static func load(_ root: ConfigNode, project: ProjectConfig, environment: [String: String]) throws
+        -> PipelineConfig {
+        let path = root.file
         try root.keys(allowed: topKeys)
         let fileName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let name = try root["name"]?.string() ?? fileName

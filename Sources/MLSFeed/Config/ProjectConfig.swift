@@ -19,7 +19,12 @@ public struct ProjectConfig: Sendable {
 
     /// Reads `config.yaml`; relative paths in it are relative to the file's folder.
     public static func load(path: String, environment: [String: String]) throws -> ProjectConfig {
-        let root = ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path)
+        try load(ConfigNode(try YAMLDocument.load(path: path, environment: environment), file: path))
+    }
+
+    /// Checks a `config.yaml` document already read (the fuzz harness's way in); `root.file` is its path.
+    package static func load(_ root: ConfigNode) throws -> ProjectConfig {
+        let path = root.file
         try root.keys(allowed: ["database", "data_dir", "log_format", "stages", "max_reject_ratio", "timeouts"])
         var config = ProjectConfig()
         if let db = root["database"] {

@@ -141,6 +141,8 @@ public enum Coercion {
             }
             seconds = utc
         }
+        // The accepted years bound the instant too, so a canonical timestamp always coerces again.
+        guard utcRange.contains(seconds) else { throw CoercionFailure("not a timestamp") }
         return formatTimestamp(seconds, microseconds: fraction - carry * 1_000_000)
     }
 
@@ -277,6 +279,9 @@ public enum Coercion {
         out[4] = UInt8(ascii: "-"); out[5] = digit(m / 10); out[6] = digit(m % 10)
         out[7] = UInt8(ascii: "-"); out[8] = digit(d / 10); out[9] = digit(d % 10)
     }
+
+    /// The instants of the years `isValidDate` accepts (1800 to 2200, UTC).
+    private static let utcRange = CivilDate.days(1800, 1, 1) * 86_400...CivilDate.days(2201, 1, 1) * 86_400 - 1
 
     /// The canonical text of an instant (`Value.timestamp`): `yyyy-MM-ddTHH:mm:ssZ` for whole seconds, exactly as
     /// before fractions were kept, and otherwise the microseconds with trailing zeros trimmed (`…:37.263Z`), the way

@@ -46,7 +46,11 @@ enum FastDecimal {
             mantissa = m
             shift -= 1
         }
-        if roundUp { mantissa += 1 }
+        if roundUp {
+            let (m, o) = mantissa.addingReportingOverflow(1)
+            if o { return nil }
+            mantissa = m
+        }
         return negative ? -mantissa : mantissa
     }
 

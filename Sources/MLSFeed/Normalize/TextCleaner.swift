@@ -1,8 +1,8 @@
 /// Removes what PostgreSQL text cannot hold (NUL) and control characters XML 1.0 forbids, and trims.
-enum TextCleaner {
+package enum TextCleaner {
     /// The cleaned text and how many characters were removed. Works on UTF-8 bytes; the common case (no control
     /// characters, no surrounding white space) returns the string itself without copying.
-    static func clean(_ raw: String) -> (text: String, removed: Int) {
+    package static func clean(_ raw: String) -> (text: String, removed: Int) {
         var text = raw
         let dirty = text.withUTF8 { bytes in bytes.contains { isControl($0) } }
         guard dirty else { return (trim(raw), 0) }
