@@ -19,7 +19,10 @@ import Testing
     func instantOutsideTheYearsIsRefused(input: String, zone: String) throws {
         let raw = input.hasSuffix(".txt") ? try Self.fixture(input) : input
         let field = FieldMapping(name: "modification_timestamp", sources: [], type: .timestamp)
-        #expect(throws: CoercionFailure("not a timestamp")) { try field.coerce(raw, zone: TimeZone(identifier: zone)) }
+        var issue: String?
+        #expect(throws: CoercionFailure("not a timestamp")) {
+            try field.coerce(raw, zone: TimeZone(identifier: zone), issue: &issue)
+        }
     }
 
     /// Just inside either end, a timestamp coerces, and its canonical text coerces to itself.
@@ -29,8 +32,10 @@ import Testing
     ])
     func canonicalTimestampCoercesAgain(raw: String, zone: String, expected: String) throws {
         let field = FieldMapping(name: "modification_timestamp", sources: [], type: .timestamp)
-        let value = try field.coerce(raw, zone: TimeZone(identifier: zone))
+        var issue: String?
+        let value = try field.coerce(raw, zone: TimeZone(identifier: zone), issue: &issue)
         #expect(value == .timestamp(expected))
-        #expect(try field.coerce(expected, zone: TimeZone(identifier: zone)) == value)
+        #expect(try field.coerce(expected, zone: TimeZone(identifier: zone), issue: &issue) == value)
+        #expect(issue == nil)
     }
 }
