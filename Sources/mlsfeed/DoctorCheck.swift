@@ -1,0 +1,26 @@
+/// One line of `mlsfeed doctor`: what was checked, how it went, and how to fix it when it did not go well.
+struct DoctorCheck {
+    enum Status: String {
+        /// Fine.
+        case ok
+        /// Works, but deserves a look (a stopped embedded cluster, little disk left).
+        case warn
+        /// Broken: a run would fail.
+        case fail
+        /// Not checked, because an earlier check failed.
+        case skip
+    }
+
+    var name: String
+    var status: Status
+    var detail: String
+    /// What to do about a `warn` or `fail`.
+    var fix: String?
+
+    /// `ok    database    reachable ...`, then `      fix: ...` when there is a fix.
+    var text: String {
+        let head = status.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+            + name.padding(toLength: 12, withPad: " ", startingAt: 0) + detail
+        return fix.map { head + "\n      fix: " + $0 } ?? head
+    }
+}
