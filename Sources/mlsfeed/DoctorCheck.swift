@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of `mlsfeed doctor`: what was checked, how it went, and how to fix it when it did not go well.
 struct DoctorCheck {
     enum Status: String {
@@ -19,8 +21,11 @@ struct DoctorCheck {
 
     /// `ok    database    reachable ...`, then `      fix: ...` when there is a fix.
     var text: String {
+        // One line each: a multi-line error (libpq's) is joined.
+        let flat = detail.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
         let head = status.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
-            + name.padding(toLength: 12, withPad: " ", startingAt: 0) + detail
+            + name.padding(toLength: 12, withPad: " ", startingAt: 0) + flat
         return fix.map { head + "\n      fix: " + $0 } ?? head
     }
 }

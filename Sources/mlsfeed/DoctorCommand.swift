@@ -29,7 +29,7 @@ enum DoctorCommand {
         let context: Context
         do {
             context = try Context(configFlag: parsed["config"])
-            report(DoctorCheck(name: "config", status: .ok, detail: configDetail(context)))
+            report(DoctorCheck(name: "config", status: .ok, detail: configDetail(context, flag: parsed["database"])))
         } catch {
             report(DoctorCheck(name: "config", status: .fail, detail: describe(error),
                                fix: "correct the config file at the place shown (or pass --config PATH)"))
@@ -49,9 +49,9 @@ enum DoctorCommand {
         DoctorCheck(name: name, status: .skip, detail: "not checked: \(reason)")
     }
 
-    private static func configDetail(_ context: Context) -> String {
+    private static func configDetail(_ context: Context, flag: String?) -> String {
         let file = context.configPath ?? "no config file (built-in defaults)"
-        let database = context.project.resolvedDatabase(flag: nil, environment: context.environment)
+        let database = context.project.resolvedDatabase(flag: flag, environment: context.environment)
             .map { $0.isEmpty ? "libpq environment" : ConnectionString.redacted($0) } ?? "embedded"
         return "\(file): database \(database), data_dir \(context.project.dataDirectory)"
     }

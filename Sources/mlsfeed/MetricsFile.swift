@@ -25,7 +25,8 @@ final class MetricsFile {
         self.connection = options
         let probe = temporaryPath
         guard FileManager.default.createFile(atPath: probe, contents: nil) else {
-            throw UsageError(message: "--metrics-file \(path): cannot write there (\(String(cString: strerror(errno))))")
+            let reason = String(cString: strerror(errno))
+            throw UsageError(message: "--metrics-file \(path): cannot write there (\(reason))")
         }
         try? FileManager.default.removeItem(atPath: probe)
     }

@@ -87,7 +87,7 @@ enum RejectsCommand {
         private var widths: [Int]?
 
         init() {
-            table.widths = ["position": 60, "key": 30, "reasons": 100, "raw": 100]
+            table.widths = ["position": 1000, "key": 30, "reasons": 200, "raw": 100]
         }
 
         mutating func add(_ reject: StoredReject) {
