@@ -22,6 +22,32 @@ enum JSONValue {
     /// PostgreSQL `numeric` text as a JSON number (exact), or null.
     static func numeric(_ value: String?) -> JSONValue { value.map { .raw($0) } ?? .null }
 
+    /// Valid JSON `text` without the white space between its tokens (strings are kept as they are).
+    static func compacted(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var inString = false
+        var escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                out.append(byte)
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                out.append(byte)
+            } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Compact JSON text.
     var text: String {
         switch self {

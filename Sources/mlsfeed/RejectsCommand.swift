@@ -65,11 +65,8 @@ enum RejectsCommand {
     }
 
     static func json(_ reject: StoredReject) -> JSONValue {
-        let raw: JSONValue
-        switch reject.raw {
-        case .fields(let fields): raw = .array(fields.map { .array([.string($0.key), .string($0.value)]) })
-        case .object(let text): raw = .raw(text)
-        }
+        // The stored JSON as it is, without PostgreSQL's spaces: `[[key, value], ...]` or a nested record's object.
+        let raw = JSONValue.raw(JSONValue.compacted(reject.rawJSON))
         return .object([
             ("run_id", .int(reject.runID)), ("source", .string(reject.source)), ("entity", .string(reject.entity)),
             ("key", .string(reject.key)), ("position", .string(reject.position.description)),

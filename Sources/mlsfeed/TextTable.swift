@@ -17,9 +17,10 @@ struct TextTable {
     /// Adds a row (cells cut to their column's limit, line breaks flattened).
     mutating func append(_ row: [String]) {
         rows.append(row.enumerated().map { i, cell in
-            let flat = cell.replacingOccurrences(of: "\n", with: " ")
             let limit = widths[header[i]] ?? maxWidth
-            return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
+            // Cut first: a cell may be a whole raw record.
+            let head = cell.prefix(limit + 1).replacingOccurrences(of: "\n", with: " ")
+            return head.count > limit ? String(head.prefix(limit - 1)) + "…" : head
         })
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One row of `rejects`: a record that failed validation, with where it was, why, and its raw fields.
 package struct StoredReject: Sendable, Equatable {
     /// The raw record as stored: the ordered fields of a flat record, or the JSON object of a nested one.
@@ -20,9 +22,19 @@ package struct StoredReject: Sendable, Equatable {
     package var ordinal: Int64
     /// Every reason, as the summary words them (`list_price: not a price ("call agent")`).
     package var reasons: [String]
-    package var raw: Raw
-    /// The stored `raw` column as JSON text.
+    /// The stored `raw` column as JSON text (PostgreSQL's `jsonb` text: a space after each `:` and `,`).
     package var rawJSON: String
+    /// Whether `rawJSON` is a flat record's `[[key, value], ...]`.
+    package var rawIsFields: Bool
+
+    /// The raw record, decoded from `rawJSON` when asked (a JSON-lines listing passes the text on as it is).
+    package var raw: Raw {
+        if rawIsFields, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(rawJSON.utf8)),
+           pairs.allSatisfy({ $0.count == 2 }) {
+            return .fields(pairs.map { RawField($0[0], $0[1]) })
+        }
+        return .object(rawJSON)
+    }
 
     /// The SELECT list that `init(_:)` reads.
     static let columns = "id, run_id, source, entity, key, file, line, column_number, ordinal, "
@@ -39,11 +51,6 @@ package struct StoredReject: Sendable, Equatable {
         ordinal = try row.count("ordinal")
         reasons = try row.json("reasons", as: [String].self) ?? []
         rawJSON = try row.string("raw")
-        if try row.text("raw_type") == "array", let pairs = try row.json("raw", as: [[String]].self),
-           pairs.allSatisfy({ $0.count == 2 }) {
-            raw = .fields(pairs.map { RawField($0[0], $0[1]) })
-        } else {
-            raw = .object(rawJSON)
-        }
+        rawIsFields = try row.text("raw_type") == "array"
     }
 }
