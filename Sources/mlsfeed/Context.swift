@@ -1,6 +1,7 @@
 import Foundation
 import EmbeddedPostgres
 import MLSFeed
+import Postgres
 
 /// What every command needs: the environment, the project config, and the database it should use.
 struct Context {
@@ -44,6 +45,25 @@ struct Context {
     func embeddedConninfo() throws -> String {
         try cluster.start()
         return try cluster.createDatabaseIfMissing(Self.embeddedDatabase)
+    }
+
+    /// A connection for the commands that read or prune the ledger (`runs`, `history`, `rejects`, `prune`): the
+    /// configured database, or the embedded cluster when it runs. It creates, starts and migrates nothing; a schema
+    /// older than this build is an error naming `mlsfeed db migrate`.
+    func ledgerConnection(flag: String?) throws -> Connection {
+        let conninfo: String
+        if let explicit = project.resolvedDatabase(flag: flag, environment: environment) {
+            conninfo = explicit
+        } else {
+            guard cluster.isRunning else {
+                throw LoadError("the embedded PostgreSQL under \(project.dataDirectory) is not running; start it "
+                    + "with `mlsfeed db start` (a run starts it too)", kind: .busy)
+            }
+            conninfo = cluster.conninfo(database: Self.embeddedDatabase)
+        }
+        let connection = try Connection(conninfo, options: project.timeouts)
+        try Migrations.requireCurrent(connection)
+        return connection
     }
 
     /// The embedded cluster's database that mlsfeed loads into.

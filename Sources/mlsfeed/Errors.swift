@@ -19,6 +19,9 @@ let commandUsage: [String: String] = [
           --dry-run             run every stage but write nothing to the database
           --output FILE.jsonl   with --dry-run: write listings, agents and rejects as JSON lines (- for stdout)
           --summary-json PATH   write the run summary as JSON
+          --metrics-file PATH   write Prometheus metrics for node_exporter's textfile collector after the runs
+                                ({pipeline} in PATH becomes the pipeline's name; default: metrics_file: in
+                                config.yaml)
           --progress / --no-progress
                                 progress line on stderr (default: on when stderr is a terminal)
           --quiet               print no summary (errors still go to stderr)
@@ -40,9 +43,44 @@ let commandUsage: [String: String] = [
           migrate   apply schema migrations to the configured (or embedded) database
         """,
     "runs": """
-        usage: mlsfeed runs [--pipeline NAME] [--limit N] [--database URL]
+        usage: mlsfeed runs [--pipeline NAME] [--limit N] [--format table|json] [--database URL]
+               mlsfeed runs show ID [--format table|json] [--database URL]
 
-          Lists the most recent runs from the run ledger (ingest_runs), newest first.
+          Lists the most recent runs from the run ledger (ingest_runs), newest first (20 unless --limit).
+          show ID prints one run in full: inputs, counts, stage timings, warnings, error, completeness, as-of
+          time and first rejects. Reads only: never migrates (a schema older than this mlsfeed is an error).
+        """,
+    "history": """
+        usage: mlsfeed history LISTING_ID [--source S] [--format table|json] [--database URL]
+
+          A listing as it stands and its price and status changes, withdrawals and returns, oldest first, with
+          the runs that made them (of every source that has the MLS number, unless --source).
+        """,
+    "rejects": """
+        usage: mlsfeed rejects [--run ID | --last [--pipeline NAME]] [--reason TEXT] [--format table|jsonl]
+                               [--database URL]
+
+          The rejected records of a run, in feed order: position, reasons and raw fields. Without --run, the
+          last succeeded run (of --pipeline NAME); a failed run keeps no rejects (they roll back with its data).
+          --reason keeps the rejects with a reason containing TEXT (ignoring case). jsonl prints one JSON object a
+          line; raw is [[key, value], ...] for a flat record, the record's JSON object for a nested one.
+        """,
+    "prune": """
+        usage: mlsfeed prune [--runs-older-than AGE] [--rejects-older-than AGE] [--dry-run] [--database URL]
+
+          Deletes ledger rows (ingest_runs) and rejects of runs that started longer ago than AGE (180d, 12h, 2w;
+          units s m h d w), 10,000 rows per statement. Never touches listings, agents or listing_history (a
+          change keeps the id of its pruned run). Always kept: each pipeline's last run and last success, and
+          each source's last succeeded run and newest (reconciled) dump, which the next run compares against.
+          Rejects go with their run too. --dry-run counts what would be deleted.
+        """,
+    "doctor": """
+        usage: mlsfeed doctor [PIPELINE [--input PATH]] [--database URL]
+
+          Checks what a run needs, one line each with ok, warn, fail or skip and a fix: the config, the pipeline
+          and its mapping, its input, the embedded PostgreSQL (when no database is configured), the database, its
+          schema version and extensions (cube, earthdistance), and the free disk under the data directory.
+          Reads only: creates, starts and migrates nothing. Exit 0 when every check is ok, else 1.
         """,
     "fixtures": """
         usage: mlsfeed fixtures generate --format triples|rets-compact|xml|reso-json|syndication
@@ -88,6 +126,7 @@ func describe(_ error: Error) -> String {
     case let error as InputError: text = error.description
     case let error as PostgresError: text = "error: database: \(error.description)"
     case let error as LocalClusterError: text = "error: embedded PostgreSQL: \(error.message)"
+    case let error as LoadError: text = "error: \(error.message)"
     case let error as CustomStringConvertible: text = error.description
     default: text = "error: \(error)"
     }

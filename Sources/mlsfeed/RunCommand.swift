@@ -7,16 +7,21 @@ import YAMLConfig
 enum RunCommand {
     static func main(_ args: [String], validateOnly: Bool) throws -> Int32 {
         let command = validateOnly ? "validate" : "run"
-        let parsed = try Arguments(args, options: ["input", "database", "mode", "output", "summary-json", "config"],
+        let parsed = try Arguments(args, options: ["input", "database", "mode", "output", "summary-json", "config",
+                                                   "metrics-file"],
                                    flags: ["dry-run", "force", "progress", "no-progress", "quiet", "help"])
         if parsed.has("help") || parsed.positionals.contains("-h") {
             print(commandUsage[command]!)
             return 0
         }
         let summaryFile = try parsed["summary-json"].map(SummaryFile.init)
+        var metricsFile: MetricsFile?
         do {
-            return try run(parsed, validateOnly: validateOnly, summaryFile: summaryFile)
+            let code = try run(parsed, validateOnly: validateOnly, summaryFile: summaryFile, metricsFile: &metricsFile)
+            metricsFile?.write(error: nil, signal: Signals.shared.first)
+            return code
         } catch {
+            metricsFile?.write(error: error, signal: Signals.shared.first)
             // A failure before or outside any run still leaves its summary, never a stale one.
             let code = Signals.shared.first.map(Signals.exitCode) ?? exitCode(for: error)
             let kind = code == 2 ? "usage" : Signals.shared.first != nil ? "interrupted"
@@ -26,7 +31,8 @@ enum RunCommand {
         }
     }
 
-    private static func run(_ parsed: Arguments, validateOnly: Bool, summaryFile: SummaryFile?) throws -> Int32 {
+    private static func run(_ parsed: Arguments, validateOnly: Bool, summaryFile: SummaryFile?,
+                            metricsFile: inout MetricsFile?) throws -> Int32 {
         guard parsed.positionals.count == 1 else {
             throw UsageError(message: parsed.positionals.isEmpty ? "missing PIPELINE" : "expected one PIPELINE")
         }
@@ -67,11 +73,22 @@ enum RunCommand {
             print("\(pipelinePath): ok (no input to check)")
             return 0
         }
+        if parsed["metrics-file"] != nil && options.dryRun {
+            throw UsageError(message: "--metrics-file records database runs; a dry run writes no metrics")
+        }
+        // Metrics describe database runs; a dry run or a validation leaves the file as it is.
+        let metricsTemplate = options.dryRun ? nil : parsed["metrics-file"] ?? context.project.metricsFile
+        if let metricsTemplate {
+            metricsFile = try MetricsFile(template: metricsTemplate, pipeline: config.name, source: config.source,
+                                          connection: context.project.timeouts)
+        }
         if !options.dryRun {
             options.conninfo = try context.conninfo(flag: parsed["database"])
+            metricsFile?.conninfo = options.conninfo
         }
 
         let runner = PipelineRunner(config: config, options: options)
+        let metrics = metricsFile
         let quiet = parsed.has("quiet")
         let stdoutTaken = options.output == "-"
         // log_format: json prints each summary as one JSON object (for log shippers), text as a human table.
@@ -84,6 +101,7 @@ enum RunCommand {
         let summaries = try Signals.shared.whileRunning(stop: { runner.interrupt() }) {
             try runner.runAll { summary in
                 progress?.clear()
+                metrics?.add(summary)
                 let failed = summary.status == .failed || summary.status == .interrupted
                 if failed {
                     printError(render(summary))

@@ -15,7 +15,11 @@ let usage = """
       validate PIPELINE   check a pipeline file (and, with --input, its feed) without touching the database
       db start|stop|status|url|migrate
                           manage the embedded PostgreSQL (or migrate the configured database)
-      runs                list recent runs from the run ledger
+      runs [show ID]      list recent runs from the run ledger, or show one in full
+      history LISTING_ID  a listing's price and status changes, withdrawals and returns
+      rejects             the rejected records of a run, with reasons and raw fields
+      prune               delete old ledger rows and rejects
+      doctor [PIPELINE]   check the config, pipeline, input, database, schema, extensions and disk
       fixtures generate   write a deterministic synthetic feed and its truth file
       mapping init        write a starter mapping from RESO $metadata or RETS METADATA
       bench-parse FILE    time the parse stage alone on a feed file
@@ -25,7 +29,8 @@ let usage = """
       --help, -h          help for a command
       --version           print the version
 
-    exit codes: 0 success, 1 the run failed, 2 usage or configuration error
+    exit codes: 0 success, 1 the run failed, 2 usage or configuration error, 3 a safety rule refused the run,
+      4 the database or network is unavailable (retry later), 130/143 interrupted
     """
 
 /// Writes to standard error.
@@ -57,11 +62,16 @@ func main() -> Int32 {
         case "validate": return try RunCommand.main(arguments, validateOnly: true)
         case "db": return try DBCommand.main(arguments)
         case "runs": return try RunsCommand.main(arguments)
+        case "history": return try HistoryCommand.main(arguments)
+        case "rejects": return try RejectsCommand.main(arguments)
+        case "prune": return try PruneCommand.main(arguments)
+        case "doctor": return try DoctorCommand.main(arguments)
         case "fixtures": return try FixturesCommand.main(arguments)
         case "mapping": return try MappingCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
-            let known = ["run", "validate", "db", "runs", "fixtures", "mapping", "bench-parse", "help"]
+            let known = ["run", "validate", "db", "runs", "history", "rejects", "prune", "doctor", "fixtures",
+                         "mapping", "bench-parse", "help"]
             let hint = Suggestion.closest(to: command, among: known).map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
             return 2

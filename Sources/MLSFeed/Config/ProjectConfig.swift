@@ -14,6 +14,9 @@ public struct ProjectConfig: Sendable {
     public var maxRejectRatio = 0.05
     /// How long database connections may wait: to connect, for a lock, for a statement (`timeouts:`).
     public var timeouts = ConnectionOptions()
+    /// Where `mlsfeed run` writes Prometheus metrics after its runs (`metrics_file:`, relative to config.yaml;
+    /// `{pipeline}` is replaced by the pipeline's name); nil writes none.
+    package var metricsFile: String?
 
     public init() {}
 
@@ -25,7 +28,8 @@ public struct ProjectConfig: Sendable {
     /// Checks a `config.yaml` document already read (the fuzz harness's way in); `root.file` is its path.
     package static func load(_ root: ConfigNode) throws -> ProjectConfig {
         let path = root.file
-        try root.keys(allowed: ["database", "data_dir", "log_format", "stages", "max_reject_ratio", "timeouts"])
+        try root.keys(allowed: ["database", "data_dir", "log_format", "stages", "max_reject_ratio", "timeouts",
+                                "metrics_file"])
         var config = ProjectConfig()
         if let db = root["database"] {
             let value = try db.string()
@@ -37,6 +41,7 @@ public struct ProjectConfig: Sendable {
             config.dataDirectory = resolve(".mlsfeed", relativeTo: path)
         }
         if let format = root["log_format"] { config.logFormat = try format.oneOf([("text", .text), ("json", .json)]) }
+        if let file = root["metrics_file"] { config.metricsFile = resolve(try file.nonBlankString(), relativeTo: path) }
         if let ratio = root["max_reject_ratio"] { config.maxRejectRatio = try ratio.share() }
         if let timeouts = root["timeouts"] {
             try timeouts.keys(allowed: ["connect", "lock", "statement"])

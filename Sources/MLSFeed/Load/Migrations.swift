@@ -36,6 +36,23 @@ public enum Migrations {
         return applied
     }
 
+    /// Checks, without changing anything, that every migration of this build is applied (for commands that only
+    /// read): an absent `schema_migrations` is version 0; an older schema throws a `LoadError` naming
+    /// `mlsfeed db migrate`.
+    package static func requireCurrent(_ connection: Connection) throws {
+        // Two statements: a statement naming an absent table fails when it is parsed, whatever its branches.
+        let exists = try connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").rows
+        var version = 0
+        if exists.first?.first == "t" {
+            let max = try connection.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").rows
+            version = max.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0
+        }
+        if version < latestVersion {
+            throw LoadError("the database schema is at version \(version), this mlsfeed needs \(latestVersion); "
+                + "run `mlsfeed db migrate`")
+        }
+    }
+
     /// The newest schema version this build knows.
     public static var latestVersion: Int { all.last!.version }
 
