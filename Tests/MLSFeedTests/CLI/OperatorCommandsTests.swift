@@ -1,4 +1,5 @@
 import Foundation
+import MLSFeed
 import Postgres
 import PostgresTestSupport
 import Testing
@@ -185,7 +186,8 @@ import Testing
     /// The read-only commands never migrate: an empty database stays empty and the error names the fix.
     @Test func readOnlyCommandsRefuseAnOlderSchemaAndChangeNothing() throws {
         let database = try TestDatabase.fresh()
-        let message = "error: the database schema is at version 0, this mlsfeed needs 6; run `mlsfeed db migrate`\n"
+        let message = "error: the database schema is at version 0, this mlsfeed needs \(Migrations.latestVersion); "
+            + "run `mlsfeed db migrate`\n"
         for arguments in [["runs"], ["runs", "show", "1"], ["history", "1"], ["rejects"],
                           ["prune", "--runs-older-than", "1d"]] {
             let result = try CLI.run(arguments + ["--database", database])
