@@ -15,6 +15,8 @@ let usage = """
       db start|stop|status|url|migrate
                           manage the embedded PostgreSQL (or migrate the configured database)
       runs                list recent runs from the run ledger
+      search mls|quick|detailed|near|agent
+                          search listings and agents (the SQL search API)
       fixtures generate   write a deterministic synthetic feed and its truth file
       bench-parse FILE    time the parse stage alone on a feed file
 
@@ -54,10 +56,11 @@ func main() -> Int32 {
         case "validate": return try RunCommand.main(arguments, validateOnly: true)
         case "db": return try DBCommand.main(arguments)
         case "runs": return try RunsCommand.main(arguments)
+        case "search": return try SearchCommand.main(arguments)
         case "fixtures": return try FixturesCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
-            let known = ["run", "validate", "db", "runs", "fixtures", "bench-parse", "help"]
+            let known = ["run", "validate", "db", "runs", "search", "fixtures", "bench-parse", "help"]
             let hint = known.first { $0.hasPrefix(command) || command.hasPrefix($0) }.map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
             return 2

@@ -39,12 +39,40 @@ public enum Migrations {
     /// The newest schema version this build knows.
     public static var latestVersion: Int { all.last!.version }
 
+    /// Throws `Outdated` unless every migration of this build is recorded in `schema_migrations`: a read-only
+    /// command checks the schema instead of changing it (it never migrates).
+    package static func requireCurrent(_ connection: Connection) throws {
+        let exists = try connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").rows
+        var done: Set<Int> = []
+        if exists.first?.first == "t" {
+            done = Set(try connection.execute("SELECT version FROM schema_migrations").rows
+                .compactMap { $0[0].flatMap { Int($0) } })
+        }
+        guard all.allSatisfy({ done.contains($0.version) }) else {
+            throw Outdated(current: done.max() ?? 0, needed: latestVersion)
+        }
+    }
+
+    /// The database's schema is older than this build's (or missing): `mlsfeed db migrate` brings it up to date.
+    package struct Outdated: Error, CustomStringConvertible, Equatable {
+        /// The newest version recorded in the database (0: none).
+        package let current: Int
+        /// The newest version this build knows.
+        package let needed: Int
+
+        package var description: String {
+            "error: the database schema is at version \(current), this mlsfeed needs \(needed); "
+                + "run `mlsfeed db migrate`"
+        }
+    }
+
     /// Every migration, in order.
     static let all: [(version: Int, name: String, sql: String)] = [
         (1, "tables", tables),
         (2, "search indexes", searchIndexes),
         (3, "lighter location and price indexes", lighterIndexes),
         (4, "raw fingerprints of listings", rawHashes),
+        (5, "search api", searchAPI),
     ]
 
     private static let tables = """
