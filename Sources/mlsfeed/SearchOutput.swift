@@ -52,10 +52,11 @@ enum SearchOutput {
                 if multiSource { cells.insert(row.source, at: 0) }
                 return cells
             }
-            let numeric: Set = ["PRICE", "PAYMENT/MO", "BD", "BA", "SQFT", "MILES"]
-            let right = Set(header.indices.filter { numeric.contains(header[$0]) })
-            return table(header: header, rows: body, rightAligned: right,
-                         shrinkable: ["ADDRESS", "AGENT", "CITY", "TYPE", "STATUS", "PHONE"], width: width)
+            return table(header: header, rows: body,
+                         rightAligned: ["PRICE", "PAYMENT/MO", "BD", "BA", "SQFT", "MILES"],
+                         shrinkable: ["ADDRESS", "AGENT", "CITY", "TYPE", "STATUS", "PHONE"],
+                         dropOrder: ["PHONE", "LISTED", "AGENT", "SQFT", "ZIP", "TYPE", "BA", "STATUS", "SOURCE"],
+                         width: width)
         }
     }
 
@@ -77,7 +78,7 @@ enum SearchOutput {
                  a.mobilePhone ?? "", a.email ?? ""]
             }
             return table(header: header, rows: body, rightAligned: [], shrinkable: ["OFFICE", "NAME", "EMAIL"],
-                         width: width)
+                         dropOrder: ["EMAIL", "MOBILE", "OFFICE ID", "OFFICE PHONE", "OFFICE"], width: width)
         }
     }
 
@@ -142,25 +143,32 @@ enum SearchOutput {
         return ([header.joined(separator: ",")] + lines).map { $0 + "\r\n" }.joined()
     }
 
-    /// Columns padded to their widest cell; when `width` is known, the `shrinkable` columns give up characters
-    /// (widest first, cut with "…") until every line fits.
-    static func table(header: [String], rows: [[String]], rightAligned: Set<Int>, shrinkable: Set<String>,
-                      width: Int?) -> String {
+    /// Columns padded to their widest cell. When `width` is known, the `shrinkable` columns give up characters
+    /// (widest first, cut with "…"), and if that is not enough the columns of `dropOrder` go, in that order,
+    /// until every line fits.
+    static func table(header: [String], rows: [[String]], rightAligned: Set<String>, shrinkable: Set<String>,
+                      dropOrder: [String], width: Int?) -> String {
+        var kept = Array(header.indices)
         var widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
         if let width {
-            let gaps = 2 * (header.count - 1)
             let floor = header.indices.map { shrinkable.contains(header[$0]) ? max(header[$0].count, 6) : widths[$0] }
-            while widths.reduce(gaps, +) > width,
-                  let i = header.indices.filter({ widths[$0] > floor[$0] }).max(by: { widths[$0] < widths[$1] }) {
-                widths[i] -= 1
+            var drop = dropOrder[...]
+            while true {
+                let total = { kept.map { widths[$0] }.reduce(2 * (kept.count - 1), +) }
+                while total() > width,
+                      let i = kept.filter({ widths[$0] > floor[$0] }).max(by: { widths[$0] < widths[$1] }) {
+                    widths[i] -= 1
+                }
+                guard total() > width, let name = drop.popFirst() else { break }
+                kept.removeAll { header[$0] == name }
             }
         }
         func line(_ cells: [String]) -> String {
-            cells.indices.map { i in
+            kept.map { i in
                 var cell = cells[i]
                 if cell.count > widths[i] { cell = String(cell.prefix(widths[i] - 1)) + "…" }
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
-                return rightAligned.contains(i) ? pad + cell : cell + pad
+                return rightAligned.contains(header[i]) ? pad + cell : cell + pad
             }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
         }
         let rule = widths.map { String(repeating: "-", count: $0) }

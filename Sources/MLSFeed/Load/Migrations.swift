@@ -60,6 +60,11 @@ public enum Migrations {
         /// The newest version this build knows.
         package let needed: Int
 
+        package init(current: Int, needed: Int) {
+            self.current = current
+            self.needed = needed
+        }
+
         package var description: String {
             "error: the database schema is at version \(current), this mlsfeed needs \(needed); "
                 + "run `mlsfeed db migrate`"

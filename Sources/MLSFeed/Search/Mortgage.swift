@@ -19,6 +19,10 @@ package struct Mortgage: Sendable, Equatable {
     package struct SpecError: Error, Equatable, CustomStringConvertible {
         package let message: String
         package var description: String { message }
+
+        package init(message: String) {
+            self.message = message
+        }
     }
 
     /// Reads `down=20%,rate=6.5,years=30` (any order; `down` as a percentage or a ratio such as `0.2`, `rate` in

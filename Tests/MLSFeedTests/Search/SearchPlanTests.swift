@@ -1,0 +1,115 @@
+import Foundation
+import MLSFeed
+import Postgres
+import PostgresTestSupport
+import Testing
+
+/// The search functions' plans at 1M listings (and 100k agents): index scans only, never a sequential scan of
+/// `listings`, on the indexes migration 5 made for them.
+///
+/// Real plans on real sizes: the table is filled with `SearchFixture` (1M rows by `INSERT ... SELECT
+/// generate_series`, indexes built after the insert, then `VACUUM ANALYZE`), no planner setting is changed. The
+/// inlined SQL functions are read with `EXPLAIN SELECT * FROM search.f(...)`. `search.detailed` and `search.near`
+/// run one statement of `search_internal` with a cached generic plan: that statement is prepared with parameters and
+/// read with `plan_cache_mode = force_generic_plan`, the plan it runs with. Last, every function runs in one
+/// transaction and the table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan, which also
+/// covers the statements inside the PL/pgSQL functions.
+@Suite(.serialized) struct SearchPlanTests {
+    static let million: Result<String, any Error> = Result {
+        try SearchFixture.make(listings: 1_000_000, agents: 100_000, fast: true)
+    }
+
+    private func plan(_ connection: Connection, _ sql: String, _ parameters: [String?] = []) throws -> String {
+        try connection.execute("EXPLAIN " + sql, parameters).rows.compactMap { $0[0] }.joined(separator: "\n")
+    }
+
+    @Test(arguments: [
+        ("SELECT * FROM search.listing('sdmls', '00012345')", ["listings_pkey|listings_listing_id_idx"]),
+        ("SELECT * FROM search.listing(NULL, '00012345', true)", ["listings_listing_id_idx"]),
+        ("SELECT * FROM search.quick('120', 'elm', NULL, 'Active', 20)", ["listings_street_idx"]),
+        ("SELECT * FROM search.quick('120', 'u', 'san diego', NULL, 20, true)", ["listings_street_idx"]),
+        ("SELECT * FROM search.agents('smi', NULL, 20)", ["agents_last_name_idx", "agents_full_name_idx"]),
+        ("SELECT * FROM search.agents('ana m', 'OF3', 20)", ["agents_last_name_idx", "agents_full_name_idx"]),
+        ("SELECT * FROM search.agents(NULL, 'OF3', 20)", ["agents_office_idx"]),
+    ])
+    func inlinedFunctionsUseTheirIndexes(sql: String, indexes: [String]) throws {
+        let connection = try Connection(Self.million.get())
+        let text = try plan(connection, sql)
+        #expect(!text.contains("Function Scan"), "not inlined:\n\(text)")
+        #expect(!text.contains("Seq Scan"), "\(text)")
+        for index in indexes {
+            let either = index.split(separator: "|").map(String.init)
+            #expect(either.contains { text.contains($0) }, "\(index) unused:\n\(text)")
+        }
+    }
+
+    @Test func detailedReadsTheSortsCoveringIndexesOnly() throws {
+        let connection = try Connection(Self.million.get())
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        try connection.execute("""
+            PREPARE detailed_rows(text, text, text, text, numeric, numeric, integer, numeric, numeric, date, text,
+                                  text, text, text, integer, boolean) AS
+            SELECT * FROM search_internal.detailed_rows($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                                                        $15, $16)
+            """)
+        let text = try plan(connection, """
+            EXECUTE detailed_rows('Residential', 'Active', 'San Diego', NULL, 500000, 900000, 3, NULL, NULL, NULL,
+                                  'price', '500000', '', '', 20, false)
+            """)
+        #expect(!text.contains("Seq Scan"), "\(text)")
+        for scan in ["Index Only Scan using listings_search_price_idx",
+                     "Index Only Scan Backward using listings_search_price_idx",
+                     "Index Only Scan Backward using listings_search_newest_idx",
+                     "Index Only Scan Backward using listings_search_beds_idx"] {
+            #expect(text.contains(scan), "no \(scan):\n\(text)")
+        }
+        // The scan starts at the cursor or price bound: a row comparison the index applies, not a filter.
+        #expect(text.contains("Index Cond: (((COALESCE(standard_status, ''::text)) = g.status_key) AND"), "\(text)")
+        #expect(text.contains("(ROW((COALESCE(list_price, 'Infinity'::numeric)), source, listing_id) > "
+                              + "ROW(($12)::numeric, $13, $14))"), "\(text)")
+    }
+
+    @Test func nearReadsTheCoveringLocationIndexOnly() throws {
+        let connection = try Connection(Self.million.get())
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        try connection.execute("""
+            PREPARE near_rows(float8, float8, float8, text, text, numeric, numeric, integer, numeric, numeric, date,
+                              integer, boolean) AS
+            SELECT * FROM search_internal.near_rows($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            """)
+        let text = try plan(connection, """
+            EXECUTE near_rows(32.7157, -117.1611, 2, 'Residential', 'Active', NULL, NULL, 2, NULL, NULL, NULL, 20,
+                              false)
+            """)
+        #expect(!text.contains("Seq Scan"), "\(text)")
+        let scans = text.components(separatedBy: "Index Only Scan using listings_location_idx").count - 1
+        #expect(scans == 2, "\(text)")
+        #expect(text.contains("Order By: ((point(longitude, latitude)) <-> point($2, $1))"), "\(text)")
+    }
+
+    @Test func noFunctionScansListingsSequentially() throws {
+        let connection = try Connection(Self.million.get())
+        let calls = [
+            "SELECT count(*) FROM search.listing(NULL, '00500000')",
+            "SELECT count(*) FROM search.quick('120', 'elm')",
+            "SELECT count(*) FROM search.agents('smi')",
+            "SELECT count(*) FROM search.detailed()",
+            "SELECT count(*) FROM search.detailed(status => 'Active', city => 'San Diego', min_price => 500000, "
+                + "max_price => 900000, min_beds => 3, sort => 'newest')",
+            "SELECT count(*) FROM search.detailed(postal_code => '92103', sort => '-price')",
+            "SELECT count(*) FROM search.detailed(city => 'Julian', property_type => 'Land', sort => 'beds')",
+            "SELECT count(*) FROM search.detailed(status => 'Withdrawn', lim => 100)",
+            "SELECT count(*) FROM search.near(32.7157, -117.1611, 2)",
+            "SELECT count(*) FROM search.near(33.0786, -116.6020, 2, property_type => 'Land', min_price => 200000)",
+            "SELECT count(*) FROM search.near(40.0, -100.0, 25)",
+        ]
+        try connection.transaction {
+            for call in calls { try connection.execute(call) }
+            let counters = try connection.execute("""
+                SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'listings'
+                """).rows[0]
+            #expect(counters[0] == "0", "sequential scans of listings: \(counters[0] ?? "?")")
+            #expect((counters[1].flatMap { Int($0) } ?? 0) > calls.count)
+        }
+    }
+}
