@@ -2,11 +2,10 @@ extension Migrations {
     /// The search API (schema `search`): the functions downstream apps call instead of the tables, and the indexes
     /// that serve exactly them (those no function uses are dropped).
     ///
-    /// - `search.listing`, `search.quick`, `search.agents`: SQL functions the planner inlines, so a call is planned
-    ///   with its arguments and `EXPLAIN SELECT * FROM search.quick(...)` shows the real plan.
-    /// - `search.detailed`, `search.near`: PL/pgSQL functions that check their arguments and run one statement of
-    ///   `search_internal` whose generic plan is cached per session (`plan_cache_mode = force_generic_plan`): their
-    ///   queries cost more to plan (2 ms) than to run. Each is written so that one plan fits every argument.
+    /// - Each `search` function is PL/pgSQL: it checks its arguments (SQLSTATE 22023 with a message naming the
+    ///   argument) and runs one statement of `search_internal`, a SQL function written so that one generic plan fits
+    ///   every argument, cached per session (`plan_cache_mode = force_generic_plan`): planning these statements
+    ///   against the listings' indexes costs more (0.7-2 ms) than running them.
     /// - Detailed search reads three covering indexes keyed (status, city, ZIP, sort key): for each (status, city,
     ///   ZIP) group the search asks for (found by skipping through the index, `search_internal.places`), it reads
     ///   the first `lim` matches in sort order from the index alone, then keeps the first `lim` of those. A group's
@@ -14,8 +13,8 @@ extension Migrations {
     /// - Radius search: a covering GiST index on `point(longitude, latitude)` orders candidates by planar distance
     ///   (KNN); the `lim` nearest matches bound the true distance of the `lim` nearest, so a second scan of that
     ///   (smaller) box ranked by great-circle distance (`<@>`) is exact.
-    /// - Names match case-insensitively by Unicode rules (`lower(... COLLATE "und-x-icu")`, PostgreSQL's ICU
-    ///   collation), whatever the database's locale.
+    /// - Name prefixes are byte ranges (`~>=~`, `~<~`) of the names lower-cased by Unicode rules
+    ///   (`lower(... COLLATE "und-x-icu")`, PostgreSQL's ICU collation), whatever the database's locale.
     static let searchAPI = #"""
         DROP INDEX listings_quick_idx;
         DROP INDEX listings_type_status_price_idx;
@@ -75,14 +74,6 @@ extension Migrations {
         $$;
         COMMENT ON FUNCTION search_internal.check(boolean, text) IS
             'true when ok is true; otherwise raises message with SQLSTATE 22023 (invalid_parameter_value).';
-
-        CREATE FUNCTION search_internal.prefix_pattern(prefix text) RETURNS text
-        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-        SELECT replace(replace(replace(lower(btrim(prefix) COLLATE "und-x-icu"), '\', '\\'), '%', '\%'), '_', '\_')
-               || '%'
-        $$;
-        COMMENT ON FUNCTION search_internal.prefix_pattern(text) IS
-            'The LIKE pattern of what starts with prefix (trimmed, lower-cased by Unicode rules, % and _ literal).';
 
         CREATE FUNCTION search_internal.bounding_box(lat double precision, lon double precision, miles double precision)
         RETURNS box LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -173,7 +164,25 @@ extension Migrations {
             'A listing as the search functions return it, with its listing agent''s name and phones; '
             'distance_miles is set by search.near, cursor (for the next page) by search.detailed.';
 
-        CREATE FUNCTION search.listing(source text, listing_id text, include_withdrawn boolean DEFAULT false)
+        CREATE FUNCTION search_internal.prefix_range(prefix text) RETURNS text[]
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+        DECLARE
+            low text := lower(btrim(prefix) COLLATE "und-x-icu");
+            last integer;
+        BEGIN
+            IF low = '' THEN
+                RETURN ARRAY['', U&'\+10FFFF'];
+            END IF;
+            last := ascii(right(low, 1));
+            last := CASE WHEN last = 55295 THEN 57344 ELSE last + 1 END;   -- over the surrogates
+            RETURN ARRAY[low, CASE WHEN last > 1114111 THEN U&'\+10FFFF' ELSE left(low, -1) || chr(last) END];
+        END
+        $$;
+        COMMENT ON FUNCTION search_internal.prefix_range(text) IS
+            'The range [low, high) of text that starts with prefix once trimmed and lower-cased by Unicode rules, '
+            'in byte order (the text_pattern_ops operators ~>=~ and ~<~): a prefix search with a cached plan.';
+
+        CREATE FUNCTION search_internal.listing_rows(p_source text, p_listing_id text, p_include_withdrawn boolean)
         RETURNS SETOF search.listing_row
         LANGUAGE sql STABLE PARALLEL SAFE AS $$
         SELECT l.source, l.listing_id, l.standard_status, l.property_type, l.list_price, l.listing_contract_date,
@@ -184,21 +193,33 @@ extension Migrations {
                l.modification_timestamp, l.off_market_at, NULL::double precision, NULL::text
         FROM listings l
         LEFT JOIN agents a ON a.source = l.source AND a.agent_mls_id = l.list_agent_mls_id
-        WHERE search_internal.check(listing.listing_id IS NOT NULL, 'search.listing: listing_id is required')
-          AND l.listing_id = btrim(listing.listing_id)
-          AND (listing.source IS NULL OR l.source = listing.source)
-          AND (listing.include_withdrawn
-               OR (l.off_market_at IS NULL AND l.standard_status IS DISTINCT FROM 'Withdrawn'))
+        WHERE l.listing_id = p_listing_id AND (p_source IS NULL OR l.source = p_source)
+          AND (p_include_withdrawn OR (l.off_market_at IS NULL AND l.standard_status IS DISTINCT FROM 'Withdrawn'))
         ORDER BY l.source
+        $$;
+        COMMENT ON FUNCTION search_internal.listing_rows(text, text, boolean) IS
+            'The statement of search.listing (arguments checked). One generic plan fits every argument.';
+
+        CREATE FUNCTION search.listing(source text, listing_id text, include_withdrawn boolean DEFAULT false)
+        RETURNS SETOF search.listing_row
+        LANGUAGE plpgsql STABLE PARALLEL SAFE
+        SET plan_cache_mode = force_generic_plan
+        AS $$
+        BEGIN
+            IF listing_id IS NULL THEN
+                RAISE EXCEPTION 'search.listing: listing_id is required' USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            RETURN QUERY SELECT * FROM search_internal.listing_rows(source, btrim(listing_id),
+                                                                    coalesce(include_withdrawn, false));
+        END
         $$;
         COMMENT ON FUNCTION search.listing(text, text, boolean) IS
             'The listing with MLS number listing_id (trimmed) of source, or of every source when source is NULL '
             '(by source). Withdrawn and off-market listings only with include_withdrawn. '
             'Example: SELECT * FROM search.listing(''sdmls'', ''260000123'').';
 
-        CREATE FUNCTION search.quick(street_number text, street_name text, area text DEFAULT NULL,
-                                     status text DEFAULT NULL, lim integer DEFAULT 20,
-                                     include_withdrawn boolean DEFAULT false)
+        CREATE FUNCTION search_internal.quick_rows(p_number text, p_low text, p_high text, p_area text,
+                                                   p_status text, p_lim integer, p_include_withdrawn boolean)
         RETURNS SETOF search.listing_row
         LANGUAGE sql STABLE PARALLEL SAFE AS $$
         SELECT l.source, l.listing_id, l.standard_status, l.property_type, l.list_price, l.listing_contract_date,
@@ -209,19 +230,41 @@ extension Migrations {
                l.modification_timestamp, l.off_market_at, NULL::double precision, NULL::text
         FROM listings l
         LEFT JOIN agents a ON a.source = l.source AND a.agent_mls_id = l.list_agent_mls_id
-        WHERE search_internal.check(quick.street_number IS NOT NULL AND quick.street_name IS NOT NULL,
-                                    'search.quick: street_number and street_name are required')
-          AND search_internal.check(coalesce(quick.lim, 20) BETWEEN 1 AND 1000,
-                                    'search.quick: lim must be between 1 and 1000')
-          AND l.street_number = btrim(quick.street_number)
-          AND lower(l.street_name COLLATE "und-x-icu") LIKE search_internal.prefix_pattern(quick.street_name)
-          AND (quick.area IS NULL
-               OR strpos(lower(l.mls_area COLLATE "und-x-icu"), lower(btrim(quick.area) COLLATE "und-x-icu")) > 0)
-          AND (quick.status IS NULL OR l.standard_status = quick.status)
-          AND (quick.include_withdrawn OR quick.status = 'Withdrawn'
+        WHERE l.street_number = p_number
+          AND lower(l.street_name COLLATE "und-x-icu") ~>=~ p_low
+          AND lower(l.street_name COLLATE "und-x-icu") ~<~ p_high
+          AND (p_area IS NULL OR strpos(lower(l.mls_area COLLATE "und-x-icu"), p_area) > 0)
+          AND (p_status IS NULL OR l.standard_status = p_status)
+          AND (p_include_withdrawn OR p_status = 'Withdrawn'
                OR (l.off_market_at IS NULL AND l.standard_status IS DISTINCT FROM 'Withdrawn'))
         ORDER BY lower(l.street_name COLLATE "und-x-icu"), l.unit_number NULLS FIRST, l.source, l.listing_id
-        LIMIT coalesce(quick.lim, 20)
+        LIMIT p_lim
+        $$;
+        COMMENT ON FUNCTION search_internal.quick_rows(text, text, text, text, text, integer, boolean) IS
+            'The statement of search.quick (arguments checked, the name prefix as a range). One generic plan fits '
+            'every argument.';
+
+        CREATE FUNCTION search.quick(street_number text, street_name text, area text DEFAULT NULL,
+                                     status text DEFAULT NULL, lim integer DEFAULT 20,
+                                     include_withdrawn boolean DEFAULT false)
+        RETURNS SETOF search.listing_row
+        LANGUAGE plpgsql STABLE PARALLEL SAFE
+        SET plan_cache_mode = force_generic_plan
+        AS $$
+        DECLARE
+            name_range text[] := search_internal.prefix_range(street_name);
+        BEGIN
+            IF street_number IS NULL OR street_name IS NULL THEN
+                RAISE EXCEPTION 'search.quick: street_number and street_name are required'
+                    USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            IF lim IS NULL OR lim NOT BETWEEN 1 AND 1000 THEN
+                RAISE EXCEPTION 'search.quick: lim must be between 1 and 1000, not %', coalesce(lim::text, 'NULL')
+                    USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            RETURN QUERY SELECT * FROM search_internal.quick_rows(btrim(street_number), name_range[1], name_range[2],
+                lower(btrim(area) COLLATE "und-x-icu"), status, lim, coalesce(include_withdrawn, false));
+        END
         $$;
         COMMENT ON FUNCTION search.quick(text, text, text, text, integer, boolean) IS
             'Listings at street_number (exact) on a street whose name starts with street_name (case-insensitive), '
@@ -504,27 +547,70 @@ extension Migrations {
             'search.detailed(property_type => ''Residential'', status => ''Active'', city => ''San Diego'', '
             'min_price => 500000, max_price => 900000, min_beds => 3, sort => ''newest'').';
 
+        CREATE TYPE search.agent_row AS (
+            source text,
+            agent_mls_id text,
+            first_name text,
+            last_name text,
+            full_name text,
+            office_mls_id text,
+            office_name text,
+            office_phone text,
+            mobile_phone text,
+            email text
+        );
+        COMMENT ON TYPE search.agent_row IS 'An agent as search.agents returns it; full_name is "first last".';
+
+        CREATE FUNCTION search_internal.agents_rows(p_low text, p_high text, p_office text, p_lim integer)
+        RETURNS SETOF search.agent_row
+        LANGUAGE sql STABLE PARALLEL SAFE AS $$
+        SELECT m.source, m.agent_mls_id, m.first_name, m.last_name,
+               nullif(btrim(coalesce(m.first_name, '') || ' ' || coalesce(m.last_name, '')), ''),
+               m.office_mls_id, m.office_name, m.office_phone, m.mobile_phone, m.email
+        FROM (
+            SELECT a.* FROM agents a
+            WHERE p_low IS NOT NULL
+              AND ((lower(a.last_name COLLATE "und-x-icu") ~>=~ p_low
+                    AND lower(a.last_name COLLATE "und-x-icu") ~<~ p_high)
+                   OR (lower((coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, '')) COLLATE "und-x-icu")
+                       ~>=~ p_low
+                       AND lower((coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, ''))
+                                 COLLATE "und-x-icu") ~<~ p_high))
+              AND (p_office IS NULL OR a.office_mls_id = p_office)
+            UNION ALL
+            SELECT a.* FROM agents a WHERE p_low IS NULL AND a.office_mls_id = p_office
+        ) m
+        ORDER BY lower(m.last_name COLLATE "und-x-icu"), lower(m.first_name COLLATE "und-x-icu"), m.source,
+                 m.agent_mls_id
+        LIMIT p_lim
+        $$;
+        COMMENT ON FUNCTION search_internal.agents_rows(text, text, text, integer) IS
+            'The statement of search.agents (arguments checked, the name prefix as a range). One generic plan fits '
+            'every argument.';
+
         CREATE FUNCTION search.agents(name_prefix text DEFAULT NULL, office_mls_id text DEFAULT NULL,
                                       lim integer DEFAULT 20)
-        RETURNS TABLE (source text, agent_mls_id text, first_name text, last_name text, full_name text,
-                       office_mls_id text, office_name text, office_phone text, mobile_phone text, email text)
-        LANGUAGE sql STABLE PARALLEL SAFE AS $$
-        SELECT a.source, a.agent_mls_id, a.first_name, a.last_name,
-               nullif(btrim(coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, '')), ''),
-               a.office_mls_id, a.office_name, a.office_phone, a.mobile_phone, a.email
-        FROM agents a
-        WHERE search_internal.check(agents.name_prefix IS NOT NULL OR agents.office_mls_id IS NOT NULL,
-                                    'search.agents: give name_prefix, office_mls_id or both')
-          AND search_internal.check(coalesce(agents.lim, 20) BETWEEN 1 AND 1000,
-                                    'search.agents: lim must be between 1 and 1000')
-          AND (agents.name_prefix IS NULL
-               OR lower(a.last_name COLLATE "und-x-icu") LIKE search_internal.prefix_pattern(agents.name_prefix)
-               OR lower((coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, '')) COLLATE "und-x-icu")
-                  LIKE search_internal.prefix_pattern(agents.name_prefix))
-          AND (agents.office_mls_id IS NULL OR a.office_mls_id = btrim(agents.office_mls_id))
-        ORDER BY lower(a.last_name COLLATE "und-x-icu"), lower(a.first_name COLLATE "und-x-icu"), a.source,
-                 a.agent_mls_id
-        LIMIT coalesce(agents.lim, 20)
+        RETURNS SETOF search.agent_row
+        LANGUAGE plpgsql STABLE PARALLEL SAFE
+        SET plan_cache_mode = force_generic_plan
+        AS $$
+        DECLARE
+            name_range text[];
+        BEGIN
+            IF name_prefix IS NULL AND office_mls_id IS NULL THEN
+                RAISE EXCEPTION 'search.agents: give name_prefix, office_mls_id or both'
+                    USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            IF lim IS NULL OR lim NOT BETWEEN 1 AND 1000 THEN
+                RAISE EXCEPTION 'search.agents: lim must be between 1 and 1000, not %', coalesce(lim::text, 'NULL')
+                    USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            IF name_prefix IS NOT NULL THEN
+                name_range := search_internal.prefix_range(name_prefix);
+            END IF;
+            RETURN QUERY SELECT * FROM search_internal.agents_rows(name_range[1], name_range[2],
+                                                                   btrim(office_mls_id), lim);
+        END
         $$;
         COMMENT ON FUNCTION search.agents(text, text, integer) IS
             'Agents whose first, last or full name ("first last") starts with name_prefix (case-insensitive, '

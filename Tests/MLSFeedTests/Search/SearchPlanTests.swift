@@ -8,12 +8,12 @@ import Testing
 /// `listings`, on the indexes migration 5 made for them.
 ///
 /// Real plans on real sizes: the table is filled with `SearchFixture` (1M rows by `INSERT ... SELECT
-/// generate_series`, indexes built after the insert, then `VACUUM ANALYZE`), no planner setting is changed. The
-/// inlined SQL functions are read with `EXPLAIN SELECT * FROM search.f(...)`. `search.detailed` and `search.near`
-/// run one statement of `search_internal` with a cached generic plan: that statement is prepared with parameters and
-/// read with `plan_cache_mode = force_generic_plan`, the plan it runs with. Last, every function runs in one
-/// transaction and the table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan, which also
-/// covers the statements inside the PL/pgSQL functions.
+/// generate_series`, indexes built after the insert, then `VACUUM ANALYZE`); no planner cost setting is changed.
+/// Each `search` function checks its arguments and runs one statement of `search_internal` with a cached generic
+/// plan (`plan_cache_mode = force_generic_plan`): that statement is prepared with parameters and read with the same
+/// setting, so the test sees the plan the function runs with. Last, every function runs in one transaction and the
+/// table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan, which also covers the loose index
+/// scans of `search_internal.places`.
 @Suite(.serialized) struct SearchPlanTests {
     static let million: Result<String, any Error> = Result {
         try SearchFixture.make(listings: 1_000_000, agents: 100_000, fast: true)
@@ -23,39 +23,42 @@ import Testing
         try connection.execute("EXPLAIN " + sql, parameters).rows.compactMap { $0[0] }.joined(separator: "\n")
     }
 
+    /// The plan `function` runs with inside its PL/pgSQL wrapper: generic, for parameters of `types`.
+    private func genericPlan(_ connection: Connection, _ function: String, _ types: [String],
+                             _ arguments: String) throws -> String {
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        let name = function.replacingOccurrences(of: ".", with: "_")
+        let parameters = types.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        try connection.execute("PREPARE \(name)(\(types.joined(separator: ", "))) AS "
+                               + "SELECT * FROM \(function)(\(parameters))")
+        return try plan(connection, "EXECUTE \(name)(\(arguments))")
+    }
+
     @Test(arguments: [
-        ("SELECT * FROM search.listing('sdmls', '00012345')", ["listings_pkey|listings_listing_id_idx"]),
-        ("SELECT * FROM search.listing(NULL, '00012345', true)", ["listings_listing_id_idx"]),
-        ("SELECT * FROM search.quick('120', 'elm', NULL, 'Active', 20)", ["listings_street_idx"]),
-        ("SELECT * FROM search.quick('120', 'u', 'san diego', NULL, 20, true)", ["listings_street_idx"]),
-        ("SELECT * FROM search.agents('smi', NULL, 20)", ["agents_last_name_idx", "agents_full_name_idx"]),
-        ("SELECT * FROM search.agents('ana m', 'OF3', 20)", ["agents_last_name_idx", "agents_full_name_idx"]),
-        ("SELECT * FROM search.agents(NULL, 'OF3', 20)", ["agents_office_idx"]),
+        ("search_internal.listing_rows", ["text", "text", "boolean"], "'sdmls', '00012345', false",
+         ["using listings_listing_id_idx", "Index Cond: (listing_id = $2)"]),
+        ("search_internal.quick_rows", ["text", "text", "text", "text", "text", "integer", "boolean"],
+         "'120', 'elm', 'eln', NULL, 'Active', 20, false",
+         ["on listings_street_idx", "Index Cond: ((street_number = $1) AND (lower((street_name)::text) ~>=~ $2) "
+            + "AND (lower((street_name)::text) ~<~ $3))"]),
+        ("search_internal.agents_rows", ["text", "text", "text", "integer"], "'smi', 'smj', NULL, 20",
+         ["on agents_last_name_idx", "on agents_full_name_idx", "on agents_office_idx"]),
     ])
-    func inlinedFunctionsUseTheirIndexes(sql: String, indexes: [String]) throws {
+    func simpleSearchesUseTheirIndexes(function: String, types: [String], arguments: String,
+                                       expected: [String]) throws {
         let connection = try Connection(Self.million.get())
-        let text = try plan(connection, sql)
-        #expect(!text.contains("Function Scan"), "not inlined:\n\(text)")
+        let text = try genericPlan(connection, function, types, arguments)
         #expect(!text.contains("Seq Scan"), "\(text)")
-        for index in indexes {
-            let either = index.split(separator: "|").map(String.init)
-            #expect(either.contains { text.contains($0) }, "\(index) unused:\n\(text)")
-        }
+        for part in expected { #expect(text.contains(part), "no \(part):\n\(text)") }
     }
 
     @Test func detailedReadsTheSortsCoveringIndexesOnly() throws {
         let connection = try Connection(Self.million.get())
-        try connection.execute("SET plan_cache_mode = force_generic_plan")
-        try connection.execute("""
-            PREPARE detailed_rows(text, text, text, text, numeric, numeric, integer, numeric, numeric, date, text,
-                                  text, text, text, integer, boolean) AS
-            SELECT * FROM search_internal.detailed_rows($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                                                        $15, $16)
-            """)
-        let text = try plan(connection, """
-            EXECUTE detailed_rows('Residential', 'Active', 'San Diego', NULL, 500000, 900000, 3, NULL, NULL, NULL,
-                                  'price', '500000', '', '', 20, false)
-            """)
+        let text = try genericPlan(connection, "search_internal.detailed_rows", [
+            "text", "text", "text", "text", "numeric", "numeric", "integer", "numeric", "numeric", "date", "text",
+            "text", "text", "text", "integer", "boolean",
+        ], "'Residential', 'Active', 'San Diego', NULL, 500000, 900000, 3, NULL, NULL, NULL, 'price', '500000', "
+            + "'', '', 20, false")
         #expect(!text.contains("Seq Scan"), "\(text)")
         for scan in ["Index Only Scan using listings_search_price_idx",
                      "Index Only Scan Backward using listings_search_price_idx",
@@ -71,16 +74,10 @@ import Testing
 
     @Test func nearReadsTheCoveringLocationIndexOnly() throws {
         let connection = try Connection(Self.million.get())
-        try connection.execute("SET plan_cache_mode = force_generic_plan")
-        try connection.execute("""
-            PREPARE near_rows(float8, float8, float8, text, text, numeric, numeric, integer, numeric, numeric, date,
-                              integer, boolean) AS
-            SELECT * FROM search_internal.near_rows($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-            """)
-        let text = try plan(connection, """
-            EXECUTE near_rows(32.7157, -117.1611, 2, 'Residential', 'Active', NULL, NULL, 2, NULL, NULL, NULL, 20,
-                              false)
-            """)
+        let text = try genericPlan(connection, "search_internal.near_rows", [
+            "float8", "float8", "float8", "text", "text", "numeric", "numeric", "integer", "numeric", "numeric",
+            "date", "integer", "boolean",
+        ], "32.7157, -117.1611, 2, 'Residential', 'Active', NULL, NULL, 2, NULL, NULL, NULL, 20, false")
         #expect(!text.contains("Seq Scan"), "\(text)")
         let scans = text.components(separatedBy: "Index Only Scan using listings_location_idx").count - 1
         #expect(scans == 2, "\(text)")
