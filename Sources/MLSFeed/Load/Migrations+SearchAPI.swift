@@ -205,12 +205,16 @@ extension Migrations {
         LANGUAGE plpgsql STABLE PARALLEL SAFE
         SET plan_cache_mode = force_generic_plan
         AS $$
+        DECLARE
+            -- Arguments of the statement are plain variables: an expression of an argument could carry a
+            -- collation into the inlined statement that no longer matches its indexes.
+            id text := btrim(listing_id);
+            withdrawn boolean := coalesce(include_withdrawn, false);
         BEGIN
             IF listing_id IS NULL THEN
                 RAISE EXCEPTION 'search.listing: listing_id is required' USING ERRCODE = 'invalid_parameter_value';
             END IF;
-            RETURN QUERY SELECT * FROM search_internal.listing_rows(source, btrim(listing_id),
-                                                                    coalesce(include_withdrawn, false));
+            RETURN QUERY SELECT * FROM search_internal.listing_rows(source, id, withdrawn);
         END
         $$;
         COMMENT ON FUNCTION search.listing(text, text, boolean) IS
@@ -252,7 +256,12 @@ extension Migrations {
         SET plan_cache_mode = force_generic_plan
         AS $$
         DECLARE
+            -- Plain variables as in search.listing: lower(... COLLATE "und-x-icu") passed as an argument would make
+            -- the inlined statement compare street numbers in that collation, which the index does not serve.
+            street_no text := btrim(street_number);
             name_range text[] := search_internal.prefix_range(street_name);
+            area_part text := lower(btrim(area) COLLATE "und-x-icu");
+            withdrawn boolean := coalesce(include_withdrawn, false);
         BEGIN
             IF street_number IS NULL OR street_name IS NULL THEN
                 RAISE EXCEPTION 'search.quick: street_number and street_name are required'
@@ -262,8 +271,8 @@ extension Migrations {
                 RAISE EXCEPTION 'search.quick: lim must be between 1 and 1000, not %', coalesce(lim::text, 'NULL')
                     USING ERRCODE = 'invalid_parameter_value';
             END IF;
-            RETURN QUERY SELECT * FROM search_internal.quick_rows(btrim(street_number), name_range[1], name_range[2],
-                lower(btrim(area) COLLATE "und-x-icu"), status, lim, coalesce(include_withdrawn, false));
+            RETURN QUERY SELECT * FROM search_internal.quick_rows(street_no, name_range[1], name_range[2], area_part,
+                                                                  status, lim, withdrawn);
         END
         $$;
         COMMENT ON FUNCTION search.quick(text, text, text, text, integer, boolean) IS
@@ -596,6 +605,7 @@ extension Migrations {
         AS $$
         DECLARE
             name_range text[];
+            office text := btrim(office_mls_id);
         BEGIN
             IF name_prefix IS NULL AND office_mls_id IS NULL THEN
                 RAISE EXCEPTION 'search.agents: give name_prefix, office_mls_id or both'
@@ -608,8 +618,7 @@ extension Migrations {
             IF name_prefix IS NOT NULL THEN
                 name_range := search_internal.prefix_range(name_prefix);
             END IF;
-            RETURN QUERY SELECT * FROM search_internal.agents_rows(name_range[1], name_range[2],
-                                                                   btrim(office_mls_id), lim);
+            RETURN QUERY SELECT * FROM search_internal.agents_rows(name_range[1], name_range[2], office, lim);
         END
         $$;
         COMMENT ON FUNCTION search.agents(text, text, integer) IS

@@ -9,7 +9,8 @@ import PostgresTestSupport
 /// The market: 8 cities with 2-3 ZIPs each (some listings carry ZIP+4), points scattered around each city,
 /// 5 statuses (Withdrawn ones partly off market), 3 property types (Land without bedrooms), prices with many ties,
 /// a few listings without price, list date, status, city or coordinates, a second source, and agents whose names
-/// need Unicode case folding (`Ángel`, `ÓSCAR`) or carry a quote (`O'Brien`).
+/// need Unicode case folding (`Ángel`, `ÓSCAR`) or carry a quote (`O'Brien`); agents past the 300th, and street
+/// numbers, are as varied as a real market's (one street number per 50 listings).
 enum SearchFixture {
     /// A migrated database with 6,000 listings and 300 agents, shared by the tests that only read.
     static let small: Result<String, any Error> = Result { try make(listings: 6_000, agents: 300) }
@@ -59,7 +60,7 @@ enum SearchFixture {
                CASE WHEN t.type = 'Land' THEN NULL ELSE 1 + (h5 % 4)::integer END,
                CASE WHEN t.type = 'Land' THEN NULL ELSE (h6 % 2)::integer END,
                CASE WHEN t.type = 'Land' THEN NULL ELSE 600 + h6 % 4000 END,
-               (100 + h7 % 60)::text,
+               (100 + h7 % greatest(60, $1::integer / 50))::text,
                (ARRAY['University Ave', 'Upas St', 'El Cajon Blvd', 'Elm St', 'Calle Señorita', 'Ocean Blvd',
                       'Úrsula Way', '5th Ave'])[1 + h8 % 8],
                CASE WHEN i % 307 = 0 THEN NULL ELSE c.name END,
@@ -101,9 +102,11 @@ enum SearchFixture {
                             mobile_phone, email, content_hash, first_seen_run, last_changed_run)
         SELECT 'sdmls', 'AG' || k,
                CASE WHEN k % 97 = 5 THEN NULL
+                    WHEN k >= 300 THEN initcap(left(md5('first' || k), 7))
                     ELSE (ARRAY['Ángel', 'ÓSCAR', 'Ann', 'Anne', 'John', 'Maria', 'Zoë', 'Ana María'])[1 + k % 8] END,
-               (ARRAY['Smith', 'Smithers', 'O''Brien', 'Núñez', 'Tanaka', 'ÁLVAREZ', 'Lee', 'Van der Berg',
-                      'Anderson', 'Green'])[1 + (k / 8) % 10],
+               CASE WHEN k >= 300 THEN initcap(left(md5('last' || k), 8))
+                    ELSE (ARRAY['Smith', 'Smithers', 'O''Brien', 'Núñez', 'Tanaka', 'ÁLVAREZ', 'Lee', 'Van der Berg',
+                                'Anderson', 'Green'])[1 + (k / 8) % 10] END,
                'OF' || (k % 20), 'Office ' || (k % 20), '(619) 555-' || lpad((k % 10000)::text, 4, '0'),
                '(858) 555-' || lpad((k % 10000)::text, 4, '0'), 'agent' || k || '@example.com', 'hash', 1, 1
         FROM generate_series(0, $1::integer - 1) AS k

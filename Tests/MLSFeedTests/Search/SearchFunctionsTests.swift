@@ -198,7 +198,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("smi" as String?, nil as String?), ("ann", nil), ("ana m", nil), ("ÁNGEL", nil), ("ángel sm", nil), ("óscar", nil),
+        ("smi" as String?, nil as String?), ("ann", nil), ("ana m", nil), ("ÁNGEL", nil), ("ángel sm", nil),
+        ("óscar", nil),
         ("o'brien", nil), ("álv", nil), ("%", nil), ("_", nil), ("zz", nil), (nil, "OF3"), ("an", "OF4"),
     ])
     func agentsFollowTheIndependentQuery(prefix: String?, office: String?) throws {

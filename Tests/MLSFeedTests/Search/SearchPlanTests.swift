@@ -36,13 +36,13 @@ import Testing
 
     @Test(arguments: [
         ("search_internal.listing_rows", ["text", "text", "boolean"], "'sdmls', '00012345', false",
-         ["using listings_listing_id_idx", "Index Cond: (listing_id = $2)"]),
+         ["listings_listing_id_idx", "Index Cond: (listing_id = $2)"]),
         ("search_internal.quick_rows", ["text", "text", "text", "text", "text", "integer", "boolean"],
          "'120', 'elm', 'eln', NULL, 'Active', 20, false",
-         ["on listings_street_idx", "Index Cond: ((street_number = $1) AND (lower((street_name)::text) ~>=~ $2) "
+         ["listings_street_idx", "Index Cond: ((street_number = $1) AND (lower((street_name)::text) ~>=~ $2) "
             + "AND (lower((street_name)::text) ~<~ $3))"]),
         ("search_internal.agents_rows", ["text", "text", "text", "integer"], "'smi', 'smj', NULL, 20",
-         ["on agents_last_name_idx", "on agents_full_name_idx", "on agents_office_idx"]),
+         ["agents_last_name_idx", "agents_full_name_idx", "agents_office_idx"]),
     ])
     func simpleSearchesUseTheirIndexes(function: String, types: [String], arguments: String,
                                        expected: [String]) throws {
@@ -82,6 +82,30 @@ import Testing
         let scans = text.components(separatedBy: "Index Only Scan using listings_location_idx").count - 1
         #expect(scans == 2, "\(text)")
         #expect(text.contains("Order By: ((point(longitude, latitude)) <-> point($2, $1))"), "\(text)")
+    }
+
+    @Test(arguments: [
+        ("SELECT count(*) FROM search.listing(NULL, '00500000')", "listings", 5),
+        ("SELECT count(*) FROM search.quick('120', 'elm', 'san diego', 'Active')", "listings", 100),
+        ("SELECT count(*) FROM search.quick('130', 'u')", "listings", 100),
+        ("SELECT count(*) FROM search.agents('ab')", "agents", 1_000),
+        ("SELECT count(*) FROM search.agents(NULL, 'OF3')", "agents", 10_000),
+        ("SELECT count(*) FROM search.detailed(status => 'Active', city => 'San Diego', min_price => 500000, "
+            + "max_price => 900000, min_beds => 3, sort => 'newest')", "listings", 200),
+        ("SELECT count(*) FROM search.detailed(postal_code => '92103', sort => '-price')", "listings", 200),
+        ("SELECT count(*) FROM search.near(32.7157, -117.1611, 2, status => 'Active')", "listings", 200),
+    ])
+    func everySearchFetchesFewRows(call: String, table: String, bound: Int) throws {
+        // Rows fetched from the table (index-only scans fetch none from all-visible pages): the work a search does,
+        // whatever its plan says, including the statements inside the PL/pgSQL functions.
+        let connection = try Connection(Self.million.get())
+        try connection.transaction {
+            try connection.execute(call)
+            let counters = try connection.execute(
+                "SELECT seq_scan, idx_tup_fetch FROM pg_stat_xact_user_tables WHERE relname = $1", [table]).rows[0]
+            #expect(counters[0] == "0")
+            #expect((counters[1].flatMap { Int($0) } ?? .max) <= bound, "\(table) rows fetched: \(counters[1] ?? "?")")
+        }
     }
 
     @Test func noFunctionScansListingsSequentially() throws {
