@@ -58,6 +58,9 @@ extension Migrations {
             (lower((coalesce(first_name, '') || ' ' || coalesce(last_name, '')) COLLATE "und-x-icu")) text_pattern_ops);
         -- search.listing uses the primary key and listings_listing_id_idx (every source); search.agents by office
         -- uses agents_office_idx.
+        -- The covering indexes answer from the index alone only on pages the visibility map marks all-visible, and a
+        -- nightly delta rewrites about 3% of the listings: vacuum after 2% of them changed instead of 20%.
+        ALTER TABLE listings SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02);
 
         CREATE SCHEMA search_internal;
         COMMENT ON SCHEMA search_internal IS

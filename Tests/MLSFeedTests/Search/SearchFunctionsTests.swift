@@ -323,6 +323,13 @@ import Testing
         #expect(try count(near + ", include_withdrawn => true)", [withdrawn[4], withdrawn[5]]) == 1)
     }
 
+    @Test func listingsAreVacuumedAfterANightlyDelta() throws {
+        // The covering indexes need the visibility map: autovacuum after 2% of the listings changed, not 20%.
+        let options = try Connection(SearchFixture.small.get())
+            .execute("SELECT reloptions FROM pg_class WHERE oid = 'listings'::regclass").rows
+        #expect(options == [["{autovacuum_vacuum_scale_factor=0.02,autovacuum_analyze_scale_factor=0.02}"]])
+    }
+
     @Test func listingFindsEverySourceOfAnMLSNumber() throws {
         let db = try TestDatabase.fresh()
         let connection = try Connection(db)
