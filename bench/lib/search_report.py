@@ -187,7 +187,7 @@ def report(run_dir, listings, seconds):
         done = [l for l in loads if l["rc"] == 0]
         durations = sorted(l["seconds"] for l in done)
         out.append("")
-        out.append(f"Loads during the load phases: {len(loads)} `mlsfeed run` of the delta and the base feed in "
+        out.append(f"Loads during the load phases: {len(loads)} `mlsfeed run` of the deltas in "
                    f"turn ({len(done)} succeeded), {statistics.median(durations):.1f} s median"
                    if durations else f"Loads during the load phases: {len(loads)}, none succeeded")
         changed = [l for l in done if l["updated"] is not None]

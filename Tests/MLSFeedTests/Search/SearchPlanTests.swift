@@ -12,8 +12,8 @@ import Testing
 /// Each `search` function checks its arguments and runs one statement of `search_internal` with a cached generic
 /// plan (`plan_cache_mode = force_generic_plan`): that statement is prepared with parameters and read with the same
 /// setting, so the test sees the plan the function runs with. Last, every function runs in one transaction and the
-/// table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan, which also covers the loose index
-/// scans of `search_internal.places`.
+/// table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan and few rows fetched, whatever the
+/// plans say.
 @Suite(.serialized) struct SearchPlanTests {
     static let million: Result<String, any Error> = Result {
         try SearchFixture.make(listings: 1_000_000, agents: 100_000, fast: true)
