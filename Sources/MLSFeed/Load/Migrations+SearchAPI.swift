@@ -7,7 +7,7 @@ extension Migrations {
     ///   every argument, cached per session (`plan_cache_mode = force_generic_plan`, and no JIT): planning these
     ///   statements against the listings' indexes costs more (0.7-2 ms) than running them.
     /// - Detailed search reads three covering indexes keyed (status, city, ZIP, sort key): for each (status, city,
-    ///   ZIP) group the search asks for (found by skipping through the index: a recursive CTE), it reads
+    ///   ZIP) group the search asks for (found by skipping through the index, `search_internal.places`), it reads
     ///   the first `lim` matches in sort order from the index alone, then keeps the first `lim` of those. A group's
     ///   scan starts at the cursor (keyset pagination) or the price bound; the other criteria filter index tuples.
     /// - Radius search: a covering GiST index on `point(longitude, latitude)` orders candidates by planar distance
@@ -287,65 +287,78 @@ extension Migrations {
             'include_withdrawn or status ''Withdrawn''. '
             'Example: SELECT * FROM search.quick(''3891'', ''University'', NULL, ''Active'', 10).';
 
+        CREATE FUNCTION search_internal.places(status text, city text, postal_code text, include_withdrawn boolean)
+        RETURNS TABLE (status_key text, city_key text, zip_key text)
+        LANGUAGE plpgsql STABLE PARALLEL SAFE ROWS 8 AS $$
+        DECLARE
+            s text;
+            c text;
+            z text;
+        BEGIN
+            IF places.status IS NOT NULL THEN
+                s := places.status;
+            ELSE
+                SELECT min(coalesce(l.standard_status, '')) INTO s FROM listings l;
+            END IF;
+            WHILE s IS NOT NULL LOOP
+                IF places.status IS NOT NULL OR places.include_withdrawn OR s <> 'Withdrawn' THEN
+                    IF places.city IS NOT NULL AND places.postal_code IS NOT NULL THEN
+                        status_key := s; city_key := places.city; zip_key := places.postal_code;
+                        RETURN NEXT;
+                    ELSIF places.city IS NOT NULL THEN
+                        SELECT min(coalesce(left(l.postal_code, 5), '')) INTO z FROM listings l
+                        WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') = places.city;
+                        WHILE z IS NOT NULL LOOP
+                            status_key := s; city_key := places.city; zip_key := z;
+                            RETURN NEXT;
+                            SELECT min(coalesce(left(l.postal_code, 5), '')) INTO z FROM listings l
+                            WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') = places.city
+                              AND coalesce(left(l.postal_code, 5), '') > z;
+                        END LOOP;
+                    ELSIF places.postal_code IS NOT NULL THEN
+                        SELECT min(coalesce(l.city, '')) INTO c FROM listings l
+                        WHERE coalesce(l.standard_status, '') = s;
+                        WHILE c IS NOT NULL LOOP
+                            status_key := s; city_key := c; zip_key := places.postal_code;
+                            RETURN NEXT;
+                            SELECT min(coalesce(l.city, '')) INTO c FROM listings l
+                            WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') > c;
+                        END LOOP;
+                    ELSE
+                        SELECT coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '') INTO c, z FROM listings l
+                        WHERE coalesce(l.standard_status, '') = s
+                        ORDER BY coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '') LIMIT 1;
+                        WHILE FOUND LOOP
+                            status_key := s; city_key := c; zip_key := z;
+                            RETURN NEXT;
+                            SELECT coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '') INTO c, z
+                            FROM listings l
+                            WHERE coalesce(l.standard_status, '') = s
+                              AND (coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '')) > (c, z)
+                            ORDER BY coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '') LIMIT 1;
+                        END LOOP;
+                    END IF;
+                END IF;
+                EXIT WHEN places.status IS NOT NULL;
+                SELECT min(coalesce(l.standard_status, '')) INTO s FROM listings l
+                WHERE coalesce(l.standard_status, '') > s;
+            END LOOP;
+        END
+        $$;
+        COMMENT ON FUNCTION search_internal.places(text, text, text, boolean) IS
+            'The (status, city, ZIP) groups of the search indexes that a detailed search reads: status, city and '
+            'postal_code when given, else every value present, found by skipping through the index (one probe '
+            'per value); Withdrawn only when asked for. A missing value is ''''.';
+
         CREATE FUNCTION search_internal.detailed_rows(
             p_type text, p_status text, p_city text, p_zip text, p_min_price numeric, p_max_price numeric,
             p_min_beds integer, p_min_baths numeric, p_min_sqft numeric, p_listed_since date, p_sort text,
             p_start_key text, p_start_source text, p_start_listing_id text, p_lim integer, p_include_withdrawn boolean)
         RETURNS SETOF search.listing_row
         LANGUAGE sql STABLE PARALLEL SAFE AS $$
-        WITH RECURSIVE present(s) AS (      -- the statuses in the index (a loose scan), when none is asked for
-            (SELECT coalesce(l.standard_status, '') FROM listings l WHERE p_status IS NULL ORDER BY 1 LIMIT 1)
-          UNION ALL
-            SELECT (SELECT coalesce(l.standard_status, '') FROM listings l
-                    WHERE coalesce(l.standard_status, '') > present.s ORDER BY 1 LIMIT 1)
-            FROM present WHERE present.s IS NOT NULL
-        ), statuses(s) AS (
-            SELECT present.s FROM present
-            WHERE present.s IS NOT NULL AND (p_include_withdrawn OR present.s <> 'Withdrawn')
-          UNION ALL
-            SELECT p_status WHERE p_status IS NOT NULL
-        ), groups(status_key, city_key, zip_key) AS (     -- the (status, city, ZIP) groups to read
-            SELECT st.s, g.c, g.z FROM statuses st CROSS JOIN LATERAL (
-                SELECT p_city AS c, p_zip AS z WHERE p_city IS NOT NULL AND p_zip IS NOT NULL
-              UNION ALL
-                (WITH RECURSIVE zips(z) AS (      -- a city: its ZIPs
-                    (SELECT coalesce(left(l.postal_code, 5), '') FROM listings l
-                     WHERE p_city IS NOT NULL AND p_zip IS NULL
-                       AND coalesce(l.standard_status, '') = st.s AND coalesce(l.city, '') = p_city
-                     ORDER BY 1 LIMIT 1)
-                  UNION ALL
-                    SELECT (SELECT coalesce(left(l.postal_code, 5), '') FROM listings l
-                            WHERE coalesce(l.standard_status, '') = st.s AND coalesce(l.city, '') = p_city
-                              AND coalesce(left(l.postal_code, 5), '') > zips.z ORDER BY 1 LIMIT 1)
-                    FROM zips WHERE zips.z IS NOT NULL)
-                 SELECT p_city, zips.z FROM zips WHERE zips.z IS NOT NULL)
-              UNION ALL
-                (WITH RECURSIVE cities(c) AS (    -- a ZIP: every city, each read at that ZIP
-                    (SELECT coalesce(l.city, '') FROM listings l
-                     WHERE p_city IS NULL AND p_zip IS NOT NULL AND coalesce(l.standard_status, '') = st.s
-                     ORDER BY 1 LIMIT 1)
-                  UNION ALL
-                    SELECT (SELECT coalesce(l.city, '') FROM listings l
-                            WHERE coalesce(l.standard_status, '') = st.s AND coalesce(l.city, '') > cities.c
-                            ORDER BY 1 LIMIT 1)
-                    FROM cities WHERE cities.c IS NOT NULL)
-                 SELECT cities.c, p_zip FROM cities WHERE cities.c IS NOT NULL)
-              UNION ALL
-                (WITH RECURSIVE places(c, z) AS (  -- neither: every (city, ZIP)
-                    (SELECT coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '') FROM listings l
-                     WHERE p_city IS NULL AND p_zip IS NULL AND coalesce(l.standard_status, '') = st.s
-                     ORDER BY 1, 2 LIMIT 1)
-                  UNION ALL
-                    SELECT n.c, n.z FROM places CROSS JOIN LATERAL (
-                        SELECT coalesce(l.city, '') AS c, coalesce(left(l.postal_code, 5), '') AS z FROM listings l
-                        WHERE coalesce(l.standard_status, '') = st.s
-                          AND (coalesce(l.city, ''), coalesce(left(l.postal_code, 5), '')) > (places.c, places.z)
-                        ORDER BY 1, 2 LIMIT 1) n)
-                 SELECT places.c, places.z FROM places)
-            ) g
-        ), hits (source, listing_id, price_key, date_key, beds_key) AS (
+        WITH hits (source, listing_id, price_key, date_key, beds_key) AS (
             SELECT h.source, h.listing_id, h.sort_key, NULL::date, NULL::integer
-            FROM groups g
+            FROM search_internal.places(p_status, p_city, p_zip, p_include_withdrawn) g
             CROSS JOIN LATERAL (
                 SELECT l.source, l.listing_id, coalesce(l.list_price, 'Infinity') AS sort_key
                 FROM listings l
@@ -363,7 +376,7 @@ extension Migrations {
             WHERE p_sort = 'price'
           UNION ALL
             SELECT h.source, h.listing_id, h.sort_key, NULL::date, NULL::integer
-            FROM groups g
+            FROM search_internal.places(p_status, p_city, p_zip, p_include_withdrawn) g
             CROSS JOIN LATERAL (
                 SELECT l.source, l.listing_id, coalesce(l.list_price, 'Infinity') AS sort_key
                 FROM listings l
@@ -381,7 +394,7 @@ extension Migrations {
             WHERE p_sort = '-price'
           UNION ALL
             SELECT h.source, h.listing_id, NULL::numeric, h.sort_key, NULL::integer
-            FROM groups g
+            FROM search_internal.places(p_status, p_city, p_zip, p_include_withdrawn) g
             CROSS JOIN LATERAL (
                 SELECT l.source, l.listing_id, coalesce(l.listing_contract_date, '-infinity') AS sort_key
                 FROM listings l
@@ -399,7 +412,7 @@ extension Migrations {
             WHERE p_sort = 'newest'
           UNION ALL
             SELECT h.source, h.listing_id, NULL::numeric, NULL::date, h.sort_key
-            FROM groups g
+            FROM search_internal.places(p_status, p_city, p_zip, p_include_withdrawn) g
             CROSS JOIN LATERAL (
                 SELECT l.source, l.listing_id, coalesce(l.bedrooms_total, -1) AS sort_key
                 FROM listings l
@@ -451,10 +464,10 @@ extension Migrations {
         $$;
         COMMENT ON FUNCTION search_internal.detailed_rows(text, text, text, text, numeric, numeric, integer, numeric,
                                                           numeric, date, text, text, text, text, integer, boolean) IS
-            'The statement of search.detailed (arguments checked, scans'' start computed): the (status, city, ZIP) '
-            'groups asked for, found by skipping through the index (one probe per value); in each, the first lim '
-            'matches in the order of the sort''s index after (start_key, start_source, start_listing_id); then the '
-            'first lim of those. One generic plan fits every argument.';
+            'The statement of search.detailed (arguments checked, scans'' start computed): in each (status, city, '
+            'ZIP) group of search_internal.places, the first lim matches in the order of the sort''s index after '
+            '(start_key, start_source, start_listing_id); then the first lim of those. One generic plan fits every '
+            'argument.';
 
         CREATE FUNCTION search.detailed(
             property_type text DEFAULT NULL, status text DEFAULT NULL, city text DEFAULT NULL,
