@@ -109,6 +109,29 @@ let commandUsage: [String: String] = [
           --out PATH            write the mapping to PATH (default: standard output); an existing file is kept
                                 unless --force
         """,
+    "search": """
+        usage: mlsfeed search mls MLS_NUMBER [--source ID] [--include-withdrawn]
+               mlsfeed search quick --street-number N --street-name PREFIX [--area TEXT] [--status S] [--limit N]
+               mlsfeed search detailed [--type T] [--status S] [--city C] [--zip ZIP] [--min-price P] [--max-price P]
+                                       [--beds N] [--baths N] [--min-sqft N] [--listed-since YYYY-MM-DD]
+                                       [--sort price|-price|newest|beds] [--limit N] [--after CURSOR]
+               mlsfeed search near --lat LAT --lon LON --miles M [--type ... --listed-since as detailed] [--limit N]
+               mlsfeed search agent --name PREFIX [--office ID] [--limit N]
+
+          Calls the SQL search API (schema `search`) of the database; read-only (it never migrates).
+          --beds N, --baths N   at least N (baths: full + half/2)
+          --zip ZIP             a 5-digit ZIP (ZIP+4 codes match their ZIP)
+          --sort                price (lowest first, default), -price, newest (latest list date), beds (most)
+          --after CURSOR        the next page: the cursor `search detailed` prints after a full page
+          --limit N             1-1000 rows (default 20)
+          --include-withdrawn   withdrawn and off-market listings too (also with --status Withdrawn)
+          --mortgage down=20%,rate=6.5,years=30
+                                add the monthly principal and interest of each listing (monthly_payment)
+          --format table|json|csv
+                                table (default; fitted to a terminal), JSON array or CSV with a header
+          --database URL        as `mlsfeed run` (else $MLSFEED_DATABASE_URL, PG* variables, config.yaml, or the
+                                embedded cluster)
+        """,
     "bench-parse": """
         usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml|json] [--record NAME] [--strings]
 

@@ -20,6 +20,8 @@ let usage = """
       rejects             the rejected records of a run, with reasons and raw fields
       prune               delete old ledger rows and rejects
       doctor [PIPELINE]   check the config, pipeline, input, database, schema, extensions and disk
+      search mls|quick|detailed|near|agent
+                          search listings and agents (the SQL search API)
       fixtures generate   write a deterministic synthetic feed and its truth file
       mapping init        write a starter mapping from RESO $metadata or RETS METADATA
       bench-parse FILE    time the parse stage alone on a feed file
@@ -66,12 +68,13 @@ func main() -> Int32 {
         case "rejects": return try RejectsCommand.main(arguments)
         case "prune": return try PruneCommand.main(arguments)
         case "doctor": return try DoctorCommand.main(arguments)
+        case "search": return try SearchCommand.main(arguments)
         case "fixtures": return try FixturesCommand.main(arguments)
         case "mapping": return try MappingCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
-            let known = ["run", "validate", "db", "runs", "history", "rejects", "prune", "doctor", "fixtures",
-                         "mapping", "bench-parse", "help"]
+            let known = ["run", "validate", "db", "runs", "history", "rejects", "prune", "doctor", "search",
+                         "fixtures", "mapping", "bench-parse", "help"]
             let hint = Suggestion.closest(to: command, among: known).map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
             return 2

@@ -65,6 +65,7 @@ public enum Migrations {
         (5, "honest ledger and as-of times", honestLedger),
         (6, "co-listing agents and full names", coListingAndFullNames),
         (7, "replication state and request budgets", replication),
+        (8, "search api", searchAPI),
     ]
 
     private static let tables = """

@@ -1,0 +1,127 @@
+# bench/lib/common.sh — helpers shared by bench/run and bench/search (sourced, not run).
+#
+# The sourcing script sets, before calling them:
+#   bench_name   its name in messages (bench/run)
+#   lib out      bench/lib and bench/out
+#   run_dir      where raw outputs of this run go
+#   pgdir        the throwaway cluster (data in $pgdir/data, socket in $pgdir); conn: its conninfo
+#   pg_started   0 until pg_start succeeds
+# and runs as root (the cluster runs as the postgres user via runuser).
+
+pgbin=/usr/lib/postgresql/15/bin
+
+log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { echo "$bench_name: error: $*" >&2; exit 1; }
+
+# quiet psql (no NOTICEs) that stops at the first error
+psql_q() { PGOPTIONS='-c client_min_messages=warning' psql "$@" -X -q -v ON_ERROR_STOP=1; }
+
+# pg_cpu: CPU seconds the running cluster has used so far (empty when it is not running)
+pg_cpu() { [ "$pg_started" -eq 1 ] && python3 "$lib/pgcpu.py" "$pgdir/data" 2>/dev/null || true; }
+
+# timed DIR NAME CMD...: runs CMD under /usr/bin/time -v; keeps NAME.time (time -v report), NAME.out, NAME.err,
+# NAME.load (uptime at start) and NAME.pgcpu (server CPU seconds during CMD) in DIR. Returns CMD's exit status.
+timed() {
+    local dir="$1" name="$2"; shift 2
+    uptime > "$dir/$name.load"
+    local rc=0 before after
+    before="$(pg_cpu)"
+    /usr/bin/time -v -o "$dir/$name.time" "$@" > "$dir/$name.out" 2> "$dir/$name.err" || rc=$?
+    after="$(pg_cpu)"
+    if [ -n "$before" ] && [ -n "$after" ]; then
+        awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f\n", a - b }' > "$dir/$name.pgcpu"
+    fi
+    return $rc
+}
+
+checkpoint() { psql_q "$conn" -c "CHECKPOINT" >/dev/null; }
+
+# preflight_pg: the PostgreSQL 15 server binaries, psql and the postgres user are there, and we are root
+preflight_pg() {
+    [ "$(id -u)" -eq 0 ] || die "run as root (the throwaway cluster runs as the postgres user via runuser)"
+    command -v psql >/dev/null || die "psql not found (apt-get install postgresql-client)"
+    [ -x "$pgbin/initdb" ] && [ -x "$pgbin/pg_ctl" ] \
+        || die "PostgreSQL 15 server binaries not in $pgbin (apt-get install postgresql-15)"
+    id postgres >/dev/null 2>&1 || die "no postgres user (apt-get install postgresql creates it)"
+}
+
+# build_mlsfeed REPO BIN: sets B (the mlsfeed binary) and pipeline (pipelines/sample.yaml beside the sources it was
+# built from). With BIN, uses that binary; else builds `mlsfeed` (release) from a snapshot of REPO's HEAD (git
+# archive) in $out/src, scratch $out/build, so concurrent edits in the work tree can neither break nor skew it
+# (unchanged files keep their mtime: the build is incremental). Writes $run_dir/build.txt and $run_dir/commit.
+build_mlsfeed() {
+    local repo="$1" bin="$2" commit
+    commit="$(git -C "$repo" rev-parse HEAD)"
+    if [ -n "$bin" ]; then
+        B="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+        [ -x "$B" ] || die "--bin $bin is not executable"
+        pipeline="$repo/pipelines/sample.yaml"
+        echo "binary: $B (given with --bin; HEAD is $commit)" > "$run_dir/build.txt"
+    else
+        log "snapshot of HEAD $commit -> bench/out/src"
+        rm -rf "$out/src.new"; mkdir -p "$out/src.new" "$out/src"
+        git -C "$repo" archive HEAD | tar -x -C "$out/src.new"
+        python3 "$lib/sync_tree.py" "$out/src.new" "$out/src"
+        rm -rf "$out/src.new"
+        log "swift build -c release --product mlsfeed (scratch bench/out/build; log $run_dir/build.log)"
+        swift build -c release --product mlsfeed --package-path "$out/src" --scratch-path "$out/build" \
+            > "$run_dir/build.log" 2>&1 \
+            || { tail -30 "$run_dir/build.log" >&2; die "build failed, see $run_dir/build.log"; }
+        B="$(swift build -c release --package-path "$out/src" --scratch-path "$out/build" --show-bin-path)/mlsfeed"
+        pipeline="$out/src/pipelines/sample.yaml"
+        echo "binary: built from HEAD $commit ($(git -C "$repo" log -1 --format=%s "$commit"))" > "$run_dir/build.txt"
+    fi
+    [ -x "$B" ] || die "mlsfeed binary not found at $B"
+    [ -f "$pipeline" ] || die "pipeline not found: $pipeline"
+    echo "$commit" > "$run_dir/commit"
+}
+
+# pg_start [CONF_LINE...]: a fresh cluster in $pgdir (initdb -E UTF8 --locale=C -A trust as the embedded cluster,
+# unix socket in $pgdir, listen_addresses=''), shared_buffers=512MB and max_wal_size=4GB plus CONF_LINEs, started.
+pg_start() {
+    if [ -f "$pgdir/data/postmaster.pid" ]; then      # left running by an interrupted run
+        runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$pgdir"; mkdir -p "$pgdir"; chown postgres: "$pgdir"
+    log "initdb + start PostgreSQL in $pgdir"
+    runuser -u postgres -- "$pgbin/initdb" -D "$pgdir/data" -U postgres -A trust -E UTF8 --locale=C \
+        > "$run_dir/initdb.log" 2>&1 || { cat "$run_dir/initdb.log" >&2; die "initdb failed"; }
+    {
+        echo ""
+        echo "# $bench_name"
+        echo "listen_addresses = ''"
+        echo "unix_socket_directories = '$pgdir'"
+        echo "shared_buffers = 512MB"
+        echo "max_wal_size = 4GB"
+        local line
+        for line in "$@"; do echo "$line"; done
+    } >> "$pgdir/data/postgresql.conf"
+    runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w start >/dev/null \
+        || { tail -20 "$pgdir/server.log" >&2; die "PostgreSQL did not start"; }
+    pg_started=1
+    psql_q "host=$pgdir dbname=postgres user=postgres" -At -c "SELECT version()" > "$run_dir/pg-version"
+}
+
+# pg_stop: stops the cluster pg_start started (fast, else immediate)
+pg_stop() {
+    [ "$pg_started" -eq 1 ] || return 0
+    log "stopping PostgreSQL"
+    runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null 2>&1 \
+        || runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1
+    pg_started=0
+}
+
+# machine_info FILE: the machine, load and tool versions, as key=value lines
+machine_info() {
+    {
+        echo "nproc=$(nproc)"
+        echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+        echo "memory=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+        echo "kernel=$(uname -sr)"
+        echo "load=$(uptime | sed 's/.*load average: //')"
+        echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "swift=$(swift --version 2>/dev/null | head -1 || echo '?')"
+        echo "postgres=$(cut -d, -f1 "$run_dir/pg-version")"
+        echo "xmllint=$(xmllint --version 2>&1 | head -1)"
+    } > "$1"
+}
