@@ -1,24 +1,24 @@
 import Foundation
 
 /// Masks secrets — URL passwords, credential-like query parameters and known secret values — in printable text.
-public struct Redactor: Sendable, Hashable {
+package struct Redactor: Sendable, Hashable {
     /// What replaces a secret.
-    public static let mask = "***"
+    package static let mask = "***"
 
     /// Query parameter names whose values are always masked (compared case-insensitively, `-`/`_` ignored).
     static let secretParameterWords = ["key", "token", "password", "passwd", "pwd", "secret", "signature", "auth",
                                        "credential", "sig"]
 
     /// Exact secret values (passwords, tokens, API keys) masked wherever they appear.
-    public var secrets: [String]
+    package var secrets: [String]
 
-    public init(secrets: [String] = []) {
+    package init(secrets: [String] = []) {
         // Longest first, so a secret containing another is masked whole; very short values would mask noise.
         self.secrets = Array(Set(secrets.filter { $0.count >= 3 })).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
     /// `text` with every known secret (also in its percent-encoded form) replaced by `***`.
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         var result = text
         for secret in secrets {
             result = result.replacingOccurrences(of: secret, with: Self.mask)
@@ -30,12 +30,12 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// A URL safe to print: the password of `user:password@` and credential-like query values masked, then `redact`.
-    public func redactURL(_ url: String) -> String {
+    package func redactURL(_ url: String) -> String {
         redact(Self.redactURL(url))
     }
 
     /// A URL safe to print without knowing any secret: masks `user:password@` and credential-like query values.
-    public static func redactURL(_ url: String) -> String {
+    package static func redactURL(_ url: String) -> String {
         var text = url
         if let scheme = text.range(of: "://") {
             let authorityEnd = text[scheme.upperBound...].firstIndex(where: { "/?#".contains($0) }) ?? text.endIndex

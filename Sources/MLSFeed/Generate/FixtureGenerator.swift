@@ -1,23 +1,23 @@
 import Foundation
 
 /// Writes deterministic, realistic MLS feeds with dirt at set rates, and the truth about them.
-public enum FixtureGenerator {
+package enum FixtureGenerator {
     /// A failure to read a base truth or to write the feed; `description` is the message shown to the user.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var message: String
 
-        public init(_ message: String) {
+        package init(_ message: String) {
             self.message = message
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// The base dump is taken at 2026-11-28 02:00 San Diego time; each later night one day on.
     static let baseDumpLocal = FixtureClock.days(2026, 11, 28) * 86400 + 2 * 3600
 
     /// Writes the feed at `options.output` and its truth beside it; returns the truth.
-    public static func generate(_ options: FixtureOptions) throws -> FixtureTruth {
+    package static func generate(_ options: FixtureOptions) throws -> FixtureTruth {
         var market = options
         var night = 0
         var deltaSeed: UInt64?
@@ -56,7 +56,7 @@ public enum FixtureGenerator {
 
     /// Reads the truth of a feed, given the feed's path (`feed.xml` → `feed.truth.json`, falling back to
     /// `feed.xml.truth.json`) or the truth's own path.
-    public static func readTruth(_ path: String) throws -> FixtureTruth {
+    package static func readTruth(_ path: String) throws -> FixtureTruth {
         var truthPath = path.hasSuffix(".truth.json") ? path : FixtureOptions.truthPath(for: path)
         let files = FileManager.default
         if !files.fileExists(atPath: truthPath) && files.fileExists(atPath: path + ".truth.json") {
@@ -73,7 +73,7 @@ public enum FixtureGenerator {
     }
 
     /// The truth as JSON text: sorted keys, two-space indent, trailing newline.
-    public static func json(_ truth: FixtureTruth) throws -> Data {
+    package static func json(_ truth: FixtureTruth) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(truth)

@@ -1,17 +1,17 @@
 extension FixtureOptions {
     /// A mistake in `fixtures generate` arguments; `description` is the exact message shown to the user.
-    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
+    package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var message: String
 
-        public init(_ message: String) {
+        package init(_ message: String) {
             self.message = message
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// The usage line of `mlsfeed fixtures generate`.
-    public static let usage = """
+    package static let usage = """
         usage: mlsfeed fixtures generate --listings N --out PATH \
         [--format triples|rets-compact|xml|reso-json|syndication] [--shape header|per-record] [--seed S] \
         [--dirt none|default] [--source ID] [--page-size N | --jsonl]
@@ -25,7 +25,7 @@ extension FixtureOptions {
     /// Options take their value as the next argument or after `=` (`--seed=7`); `--jsonl` takes none. A delta
     /// takes format, shape, size, dirt and page layout from its base's truth, so `--listings`, `--format`,
     /// `--shape`, `--dirt`, `--page-size` and `--jsonl` are refused with it.
-    public init(arguments: [String]) throws {
+    package init(arguments: [String]) throws {
         var values: [String: String] = [:]
         var i = 0
         while i < arguments.count {

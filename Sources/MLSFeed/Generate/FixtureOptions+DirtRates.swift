@@ -1,25 +1,25 @@
 extension FixtureOptions {
     /// The share of listings given each kind of dirt (`0.01` = 1%).
-    public struct DirtRates: Sendable, Codable, Equatable {
+    package struct DirtRates: Sendable, Codable, Equatable {
         /// Listings written twice: the second copy newer, older, or with the same timestamp.
-        public var duplicates: Double
+        package var duplicates: Double
         /// Records whose values count differs from the keys count (not applicable to plain `xml`).
-        public var countMismatches: Double
+        package var countMismatches: Double
         /// Records whose list price is not a number (`call agent`, `TBD`).
-        public var badPrices: Double
+        package var badPrices: Double
         /// Records with an empty MLS number.
-        public var emptyMLSNumbers: Double
+        package var emptyMLSNumbers: Double
 
-        public init(duplicates: Double, countMismatches: Double, badPrices: Double, emptyMLSNumbers: Double) {
+        package init(duplicates: Double, countMismatches: Double, badPrices: Double, emptyMLSNumbers: Double) {
             self.duplicates = duplicates
             self.countMismatches = countMismatches
             self.badPrices = badPrices
             self.emptyMLSNumbers = emptyMLSNumbers
         }
 
-        public static let `default` = DirtRates(duplicates: 0.01, countMismatches: 0.003, badPrices: 0.005,
+        package static let `default` = DirtRates(duplicates: 0.01, countMismatches: 0.003, badPrices: 0.005,
                                                 emptyMLSNumbers: 0.002)
-        public static let none = DirtRates(duplicates: 0, countMismatches: 0, badPrices: 0, emptyMLSNumbers: 0)
+        package static let none = DirtRates(duplicates: 0, countMismatches: 0, badPrices: 0, emptyMLSNumbers: 0)
 
         enum CodingKeys: String, CodingKey {
             case duplicates, countMismatches = "count_mismatches", badPrices = "bad_prices"
@@ -29,4 +29,4 @@ extension FixtureOptions {
 }
 
 /// The dirt rates of a fixture feed.
-public typealias DirtRates = FixtureOptions.DirtRates
+package typealias DirtRates = FixtureOptions.DirtRates

@@ -1,7 +1,7 @@
 /// What `mlsfeed fixtures generate` writes: format, shape, size, seed, output path, dirt and delta settings.
-public struct FixtureOptions: Sendable, Equatable {
+package struct FixtureOptions: Sendable, Equatable {
     /// The feed format written.
-    public enum Format: String, Sendable, Codable, CaseIterable {
+    package enum Format: String, Sendable, Codable, CaseIterable {
         case triples, retsCompact = "rets-compact", xml
         /// RESO Web API records (Data Dictionary names) as OData JSON pages, one page document, or JSON Lines.
         case resoJSON = "reso-json"
@@ -13,32 +13,32 @@ public struct FixtureOptions: Sendable, Equatable {
     }
 
     /// The `triples` shape: labels/keys once before the records, or in every record.
-    public enum Shape: String, Sendable, Codable {
+    package enum Shape: String, Sendable, Codable {
         case header, perRecord = "per-record"
     }
 
-    public var format: Format = .triples
-    public var shape: Shape = .header
+    package var format: Format = .triples
+    package var shape: Shape = .header
     /// Listings in the market (a delta takes it from its base's truth instead).
-    public var listings: Int
+    package var listings: Int
     /// The market seed (for a delta: the seed of the night's changes).
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Path of the feed; the truth is written beside it (see `truthPath(for:)`).
-    public var output: String
-    public var dirt: DirtRates = .default
+    package var output: String
+    package var dirt: DirtRates = .default
     /// Path of the base feed (or its truth) to write the next night's dump of.
-    public var deltaOf: String?
-    public var changed = 0.02
-    public var new = 0.005
-    public var gone = 0.005
+    package var deltaOf: String?
+    package var changed = 0.02
+    package var new = 0.005
+    package var gone = 0.005
     /// The feed's `source` attribute.
-    public var source = "sdmls"
+    package var source = "sdmls"
     /// `reso-json` only: write OData pages of this many records as numbered files in the directory `output`.
-    public var pageSize: Int?
+    package var pageSize: Int?
     /// `reso-json` only: write JSON Lines (one record per line) instead of one OData page document.
-    public var jsonLines = false
+    package var jsonLines = false
 
-    public init(listings: Int, output: String, format: Format = .triples, shape: Shape = .header, seed: UInt64 = 1) {
+    package init(listings: Int, output: String, format: Format = .triples, shape: Shape = .header, seed: UInt64 = 1) {
         self.listings = listings
         self.output = output
         self.format = format
@@ -48,7 +48,7 @@ public struct FixtureOptions: Sendable, Equatable {
 
     /// Where the truth of the feed at `path` goes: `feed.xml` → `feed.truth.json` (also `.json`, `.jsonl`),
     /// `feed.dat` → `feed.dat.truth.json`, a directory of pages `pages/` → `pages.truth.json`.
-    public static func truthPath(for path: String) -> String {
+    package static func truthPath(for path: String) -> String {
         var base = path
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         for suffix in [".xml", ".jsonl", ".json"] where base.hasSuffix(suffix) && !base.hasSuffix(".truth.json") {

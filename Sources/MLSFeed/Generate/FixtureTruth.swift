@@ -1,15 +1,15 @@
 /// What a generated feed contains, written beside it as JSON: counts, expected rejects, duplicates and winners.
-public struct FixtureTruth: Sendable, Codable, Equatable {
+package struct FixtureTruth: Sendable, Codable, Equatable {
     /// A record the shipped mapping must reject.
-    public struct Reject: Sendable, Codable, Equatable {
+    package struct Reject: Sendable, Codable, Equatable {
         /// 0-based record ordinal in feed order.
-        public var ordinal: Int
+        package var ordinal: Int
         /// The listing's MLS number (`nil` when the reason is an empty MLS number).
-        public var mlsNumber: String?
+        package var mlsNumber: String?
         /// `empty_mls_number`, `bad_list_price` or `count_mismatch`.
-        public var reason: String
+        package var reason: String
         /// The bad raw price, or `values N, keys M`.
-        public var detail: String
+        package var detail: String
 
         enum CodingKeys: String, CodingKey {
             case ordinal, mlsNumber = "mls_number", reason, detail
@@ -17,22 +17,22 @@ public struct FixtureTruth: Sendable, Codable, Equatable {
     }
 
     /// An MLS number written twice, and which copy must win dedupe.
-    public struct Duplicate: Sendable, Codable, Equatable {
-        public var mlsNumber: String
+    package struct Duplicate: Sendable, Codable, Equatable {
+        package var mlsNumber: String
         /// Ordinals of both copies, in feed order.
-        public var ordinals: [Int]
+        package var ordinals: [Int]
         /// `newer` (the later copy has a later `modified`), `older` (an earlier one), `same_timestamp`.
-        public var kind: String
-        public var winnerOrdinal: Int
+        package var kind: String
+        package var winnerOrdinal: Int
         /// The winner's `modified` as written, and as the UTC timestamp the pipeline stores.
-        public var winnerModified: String
-        public var winnerModifiedUTC: String
+        package var winnerModified: String
+        package var winnerModifiedUTC: String
         /// The winner's list price as written, and as a canonical decimal.
-        public var winnerListPrice: String
-        public var winnerListPriceValue: String
+        package var winnerListPrice: String
+        package var winnerListPriceValue: String
         /// The winner's status as the data model stores it (`Active`, `ActiveUnderContract`, `Pending`, `Closed`,
         /// `Expired`, `Withdrawn`).
-        public var winnerStandardStatus: String?
+        package var winnerStandardStatus: String?
 
         enum CodingKeys: String, CodingKey {
             case mlsNumber = "mls_number", ordinals, kind, winnerOrdinal = "winner_ordinal"
@@ -43,49 +43,49 @@ public struct FixtureTruth: Sendable, Codable, Equatable {
     }
 
     /// What changed since the base dump (delta feeds only).
-    public struct Delta: Sendable, Codable, Equatable {
+    package struct Delta: Sendable, Codable, Equatable {
         /// The base feed's path as given to `--delta-of`.
-        public var base: String
+        package var base: String
         /// Listings whose price and/or status changed, with a later `modified`.
-        public var changed: [String]
+        package var changed: [String]
         /// Listings not in the base.
-        public var new: [String]
+        package var new: [String]
         /// Listings of the base that are gone: a `full` run must mark them off-market (withdrawn).
-        public var withdrawn: [String]
+        package var withdrawn: [String]
     }
 
-    public var format: FixtureOptions.Format
-    public var shape: FixtureOptions.Shape
-    public var source: String
+    package var format: FixtureOptions.Format
+    package var shape: FixtureOptions.Shape
+    package var source: String
     /// The feed's `generated` attribute.
-    public var generated: String
+    package var generated: String
     /// The market's seed and size (a delta keeps its base's).
-    public var seed: UInt64
-    public var listings: Int
-    public var dirt: FixtureOptions.DirtRates
+    package var seed: UInt64
+    package var listings: Int
+    package var dirt: FixtureOptions.DirtRates
     /// 0 for a base dump, 1 for the next night's delta.
-    public var night: Int
+    package var night: Int
     /// The seed of the night's changes (deltas only).
-    public var deltaSeed: UInt64?
+    package var deltaSeed: UInt64?
     /// Records written (DATA rows, `listing` elements).
-    public var records: Int
+    package var records: Int
     /// Distinct MLS numbers among records that pass validation: the rows a first load leaves in `listings`.
-    public var uniqueValid: Int
+    package var uniqueValid: Int
     /// Records that must be rejected.
-    public var rejects: Int
+    package var rejects: Int
     /// Valid records superseded by another copy of the same MLS number.
-    public var duplicates: Int
+    package var duplicates: Int
     /// Bytes written.
-    public var bytes: Int
-    public var rejected: [Reject]
-    public var duplicated: [Duplicate]
-    public var delta: Delta?
+    package var bytes: Int
+    package var rejected: [Reject]
+    package var duplicated: [Duplicate]
+    package var delta: Delta?
     /// `reso-json` written as pages: records per page, and the page files written (`page-0001.json` ... in the
     /// output directory; each but the last names the next in `@odata.nextLink`).
-    public var pageSize: Int?
-    public var pages: Int?
+    package var pageSize: Int?
+    package var pages: Int?
     /// `reso-json` written as JSON Lines.
-    public var jsonLines: Bool?
+    package var jsonLines: Bool?
 
     enum CodingKeys: String, CodingKey {
         case format, shape, source, generated, seed, listings, dirt, night, deltaSeed = "delta_seed", records

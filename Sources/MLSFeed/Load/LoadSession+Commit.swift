@@ -6,7 +6,7 @@ extension LoadSession {
     /// the run is recorded `failed` with the error and what it saw, and the error is rethrown.
     /// `totals.droppedDuplicates`: copies the pipeline's in-memory dedupe already dropped; the ledger counts them
     /// with the ones the merge resolves (the result's `duplicates` stays the merge's own count).
-    public func commit(_ totals: RunTotals) throws -> LoadResult {
+    package func commit(_ totals: RunTotals) throws -> LoadResult {
         try finishRun(status: totals.paused == nil ? "succeeded" : "paused", totals: totals) { data in
             var result = LoadResult(runID: runID)
             let plan = try reconciliation(data, totals, into: &result)
@@ -55,7 +55,7 @@ extension LoadSession {
     }
 
     /// `commit` with the counts given one by one.
-    public func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
+    package func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
                        timings: [String: Double], warnings: [String]) throws -> LoadResult {
         try commit(RunTotals(read: read, rejected: rejected, droppedDuplicates: droppedDuplicates, inputs: inputs,
                              timings: timings, warnings: warnings))
@@ -63,7 +63,7 @@ extension LoadSession {
 
     /// Ends a run that had nothing to load (its input is the one run `matched` loaded): nothing is written but the
     /// ledger row, recorded `unchanged` with the inputs and the run it matched.
-    public func commitUnchanged(inputs: [InputIdentity], matched: Int64? = nil, timings: [String: Double] = [:],
+    package func commitUnchanged(inputs: [InputIdentity], matched: Int64? = nil, timings: [String: Double] = [:],
                                 warnings: [String] = []) throws -> LoadResult {
         matchedRun = matched
         return try finishRun(status: "unchanged", totals: RunTotals(inputs: inputs, timings: timings,

@@ -15,12 +15,12 @@ public struct RunOptions: Sendable {
     /// Lets a full dump withdraw listings even below the withdraw guard.
     public var force = false
     /// How many rejects the summary quotes.
-    public var sampleRejects = 10
+    package var sampleRejects = 10
     /// Timeouts of the run's database connections.
-    public var database = ConnectionOptions()
+    package var database = ConnectionOptions()
     /// Told what the run does as it happens (`RunEvent`): started, inputs and pages, retries, lock waits, stages,
     /// warnings, finished. Every text is redacted.
-    public var events: (@Sendable (RunEvent) -> Void)?
+    package var events: (@Sendable (RunEvent) -> Void)?
 
     public init() {}
 }
