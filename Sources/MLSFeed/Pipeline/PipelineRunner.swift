@@ -364,7 +364,7 @@ public final class PipelineRunner: @unchecked Sendable {
         // Files of the same sizes as last time are hashed first: equal sha256 everywhere means nothing to do.
         if let previous, previous.inputs.count == unit.count,
            zip(unit, previous.inputs).allSatisfy({ input, before in
-               input.location != "-" && ConnectionString.redacted(input.location) == before.location
+               input.location != "-" && Redactor.scrub(input.location) == before.location
                    && before.sha256 != nil && before.bytes == input.bytes
            }) {
             var identities: [InputIdentity] = []
@@ -661,7 +661,7 @@ public final class PipelineRunner: @unchecked Sendable {
             let described = "\(error)"
             text = described.hasPrefix("error: ") || described.contains(": error: ") ? described : "error: " + described
         }
-        return ConnectionString.redacted(text)
+        return Redactor.scrub(text)
     }
 }
 

@@ -65,7 +65,7 @@ struct RunLog: Sendable {
     func emit(_ name: String, _ level: RunEvent.Level = .info, run: Int64?, _ message: String,
               _ fields: [(key: String, value: String)] = []) {
         guard let sink else { return }
-        let clean: (String) -> String = { ConnectionString.redacted(redactor.redact($0)) }
+        let clean: (String) -> String = { Redactor.scrub(redactor.redact($0)) }
         sink(RunEvent(name: name, level: level, time: RunEvent.now(), pipeline: pipeline, source: source,
                       runID: run, message: clean(message), fields: fields.map { ($0.key, clean($0.value)) }))
     }

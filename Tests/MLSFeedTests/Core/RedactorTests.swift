@@ -17,6 +17,27 @@ extension FetchTests {
             #expect(Redactor.redactURL(url) == expected)
         }
 
+        /// Text scrubbed without knowing a secret: the one rule for errors, events, summaries and the ledger.
+        @Test(arguments: [
+            ("postgresql://app:s3cret@db.example/mls", "postgresql://app:***@db.example/mls"),
+            ("postgres://app:s3cret@db:5432/mls?sslmode=require", "postgres://app:***@db:5432/mls?sslmode=require"),
+            ("postgresql://app@db/mls", "postgresql://app@db/mls"),
+            ("postgresql://db/mls?user=app&password=s3cret", "postgresql://db/mls?user=app&password=***"),
+            ("host=db user=app password=s3cret dbname=mls", "host=db user=app password=*** dbname=mls"),
+            ("host=db password = 's3 cr\\'et' dbname=mls", "host=db password = *** dbname=mls"),
+            ("host=/tmp/sock dbname=postgres user=postgres", "host=/tmp/sock dbname=postgres user=postgres"),
+            ("error: GET https://u:pw@h/f?apikey=k1 failed (HTTP 500); retrying https://h/f?token=t2.",
+             "error: GET https://u:***@h/f?apikey=*** failed (HTTP 500); retrying https://h/f?token=***"),
+            ("error: \"https://h/Property?$filter=City eq 'X'&access_token=t3\": HTTP 401",
+             "error: \"https://h/Property?$filter=City eq 'X'&access_token=***\": HTTP 401"),
+            ("cannot connect to \"postgresql://app:pw@db/x\" (timeout)",
+             "cannot connect to \"postgresql://app:***@db/x\" (timeout)"),
+            ("", ""),
+        ])
+        func scrub(text: String, expected: String) {
+            #expect(Redactor.scrub(text) == expected)
+        }
+
         @Test func knownSecretsAreMaskedEverywhere() {
             let redactor = Redactor(secrets: ["s3cret pass", "ab"])
             #expect(redactor.redact("login with s3cret pass failed") == "login with *** failed")
