@@ -157,7 +157,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         // Change detection: a unit identical to the inputs of the source's last successful run (in the same mode)
         // is not loaded again.
-        let opened: Opened
+        let opened: OpenedUnit
         do {
             let previous = options.force ? nil : try database?.previousRun()
             opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil }, database: database,
@@ -191,7 +191,7 @@ public final class PipelineRunner: @unchecked Sendable {
             watched = (state, sizes.count == unit.count ? sizes.reduce(0, +) : nil, monotonicSeconds())
         }
         defer { lock.withLock { watched = nil } }
-        let fetched = Locked(Fetched())
+        let fetched = Locked(FetchedUnit())
         // A stage waiting for the stored listings must not outlive a stopped run.
         control.onCancel { stored.fulfil(.unavailable) }
         if let database, recognizer != nil {
@@ -305,27 +305,6 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// A unit ready to stream (its first input open when that had to be decided before the stages start), or found
     /// unchanged since the source's last successful run.
-    private enum Opened {
-        /// Local files and stdin: each opened in turn by the fetch stage.
-        case files
-        /// One http(s) input, open.
-        case single(any ChunkSource)
-        /// One paged http(s) input.
-        case paged(PagedSource)
-        /// A RESO Web API resource, page after page by `@odata.nextLink`.
-        case odata(ODataSource)
-        case unchanged([InputIdentity], matched: Int64)
-    }
-
-    /// What the fetch stage learnt: each input's identity (bytes, sha256, ETag), and whether paging stopped at
-    /// `max_pages`.
-    private struct Fetched {
-        var identities: [InputIdentity] = []
-        var stoppedAtPages: Int?
-        /// A request budget stopped a Web API source at a page boundary.
-        var paused: RequestBudgetPause?
-    }
-
     /// The Web API resource a replicated URL input reads (`Property`): the key of its high-water mark.
     var resource: String {
         let spec = options.input ?? config.input ?? ""
@@ -335,7 +314,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Opens a unit, or finds it unchanged: the same inputs (location, size and sha256 of each file; a 304 to a
     /// conditional GET of a URL) as `previous`, the source's last successful run in this mode.
     private func open(_ unit: [InputFile], previous: PreviousRun?, database: DatabaseSink?, fetch: FetchSettings,
-                      cancellation: Cancellation) throws -> Opened {
+                      cancellation: Cancellation) throws -> OpenedUnit {
         if let input = unit.first, InputLocator.isURL(input.location) {
             precondition(unit.count == 1, "a URL input is a unit of its own")
             if let api = config.fetch.webAPI {
@@ -380,29 +359,10 @@ public final class PipelineRunner: @unchecked Sendable {
 
     // MARK: - Stages
 
-    private struct Chunk: Sendable {
-        /// The XML document the bytes belong to: 0 for a single input, the page number for paged HTTP.
-        var document: Int
-        /// nil marks the end of that document.
-        var bytes: [UInt8]?
-    }
-
-    private struct DedupedBatch: Sendable {
-        var records: [NormalizedRecord]
-        var rejects: [Reject]
-    }
-
-    /// What the fetch stage tells the parse stage about each document: its name, and whether it is a page after
-    /// the first of a paged input (an empty one then ends the paging, which is no news).
-    private struct Document: Sendable {
-        var name: String
-        var laterPage = false
-        /// The page number (from 1) of a paged input's page.
-        var page: Int?
-    }
-
-    private func launchStages(_ opened: Opened, unit: [InputFile], sink: RecordSink, recognizer: RawRecognizer?,
-                              state: Totals, control: RunControl, fetched: Locked<Fetched>, fetch: FetchSettings,
+    /// Connects the six stages with bounded, ordered queues and waits for all of them: fetch → parse →
+    /// normalize (workers) → validate (workers) → dedupe → load.
+    private func launchStages(_ opened: OpenedUnit, unit: [InputFile], sink: RecordSink, recognizer: RawRecognizer?,
+                              state: Totals, control: RunControl, fetched: Locked<FetchedUnit>, fetch: FetchSettings,
                               log: RunLog, runID: Int64?) {
         let chunks = BoundedQueue<Chunk>(capacity: config.stage("fetch").queueDepth)
         let raw = BoundedQueue<[RawRecord]>(capacity: config.stage("normalize").queueDepth)
@@ -421,216 +381,45 @@ public final class PipelineRunner: @unchecked Sendable {
         let normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, recognizer: recognizer,
                                     multiValue: multiValue, deletion: config.fetch.webAPI?.deletion)
         let validator = Validator(mapping: config.mapping)
-        let unsafeOpened = UncheckedBox(opened)
-        let documents = Locked<[Int: Document]>([:])
+        let documents = Locked<[Int: FetchedDocument]>([:])
+        let fetchStage = UncheckedBox(FetchStage(opened: UncheckedBox(opened), unit: unit, settings: fetch,
+                                                 documents: documents, fetched: fetched, state: state,
+                                                 feedback: feedback, control: control, log: log, runID: runID))
+        let parseStage = UncheckedBox(ParseStage(settings: config.parse, mapping: config.mapping, recognizer: recognizer,
+                                                 documents: documents, unitName: Self.name(of: unit), state: state,
+                                                 feedback: feedback, cancellation: control.cancellation))
+        let validateInOrder = config.stage("validate").workers == 1
+        let dedupe = DedupeStage(deduper: Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold),
+                                 state: state, sampleLimit: options.sampleRejects, dryRun: options.dryRun)
+        let load = UncheckedBox(LoadStage(sink: sink, batchSize: config.stage("load").batchSize))
 
-        spawn("fetch", group: group, control: control, done: chunks.producerFinished) { [self] in
-            var sequence = 0
-            var document = 0
-            func pump(_ source: any ChunkSource, as info: Document) throws {
-                documents.update { $0[document] = info }
-                log.emit(info.page == nil ? "input.opened" : "page.fetched", run: runID,
-                         info.page.map { "page \($0) of \(info.name)" } ?? "reading \(info.name)",
-                         [("location", info.name)] + (info.page.map { [("page", String($0))] } ?? []))
-                if document == 0 { try TestPause.fetch.reach(cancellation: control.cancellation) }
-                while true {
-                    let t0 = monotonicSeconds()
-                    let bytes = try source.next()
-                    control.record(stage: "fetch", itemsIn: bytes?.count ?? 0, itemsOut: bytes?.count ?? 0,
-                                   seconds: monotonicSeconds() - t0)
-                    try chunks.push(Chunk(document: document, bytes: bytes), sequence: sequence)
-                    sequence += 1
-                    state.addBytes(bytes?.count ?? 0)
-                    if bytes == nil { break }
-                }
-                document += 1
-            }
-            switch unsafeOpened.value {
-            case .single(let source):
-                try pump(source, as: Document(name: source.location))
-                fetched.update { $0.identities = [source.identity] }
-            case .paged(let pages):
-                var page = 0
-                while let source = try pages.nextPage() {
-                    let current = document
-                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0,
-                                                  page: page + 1))
-                    pages.pageHadRecords(try feedback.wait(document: current).hadRecords)
-                    page += 1
-                }
-                if pages.reachedMaxPages {
-                    let count = pages.pagesFetched
-                    state.addWarnings(["\(pages.location): stopped at max_pages (\(count) pages)"])
-                    fetched.update { $0.stoppedAtPages = count }
-                }
-                fetched.update { $0.identities = [pages.identity] }
-            case .odata(let pages):
-                var page = 0
-                while let source = try pages.nextPage() {
-                    let current = document
-                    try pump(source, as: Document(name: "\(pages.location) [page \(page + 1)]", laterPage: page > 0,
-                                                  page: page + 1))
-                    pages.pageRead(nextLink: try feedback.wait(document: current).nextLink)
-                    page += 1
-                }
-                if pages.stoppedAtMaxPages {
-                    let count = pages.pagesFetched
-                    state.addWarnings(["\(pages.location): stopped at max_pages (\(count) pages)"])
-                    fetched.update { $0.stoppedAtPages = count }
-                }
-                if let pause = pages.paused {
-                    state.addWarnings([pages.redactor.redact("\(pages.location): \(pause)")])
-                    fetched.update { $0.paused = pause }
-                }
-                fetched.update { $0.identities = [pages.identity] }
-            case .files:
-                for input in unit {
-                    try control.check()
-                    guard case .source(let source) = try Fetcher.open(input, settings: fetch, conditional: nil,
-                                                                      cancellation: control.cancellation) else {
-                        throw FetchError("\(input.displayName): unexpected answer opening a local input")
-                    }
-                    try pump(source, as: Document(name: input.location == "-" ? "-" : source.location))
-                    fetched.update { $0.identities.append(source.identity) }
-                }
-            case .unchanged:
-                break
-            }
+        spawn(FetchStage.name, group: group, control: control, done: chunks.producerFinished) {
+            var stage = fetchStage.value
+            try stage.run(into: chunks)
         }
-        spawn("parse", group: group, control: control, done: raw.producerFinished) { [self] in
-            var reader: RecordReader?
-            var sequence = 0
-            var ordinal = 0
-            var documentStart = 0
-            var pending: [RawRecord] = []
-            let batchSize = config.parse.batchSize
-            func emit(_ records: [RawRecord]) throws {
-                for var record in records {
-                    record.ordinal = ordinal
-                    ordinal += 1
-                    pending.append(record)
-                    if pending.count >= batchSize { try flush() }
-                }
-            }
-            func flush() throws {
-                guard !pending.isEmpty else { return }
-                state.addRead(pending.count)
-                try raw.push(pending, sequence: sequence)
-                sequence += 1
-                pending.removeAll(keepingCapacity: true)
-                if sequence == 1 { try TestPause.parse.reach(cancellation: control.cancellation) }
-            }
-            while let (_, chunk) = try chunks.pop() {
-                let t0 = monotonicSeconds()
-                if reader == nil {
-                    let name = documents.value[chunk.document]?.name ?? Self.name(of: unit)
-                    reader = makeRecordReader(settings: config.parse, source: name, mapping: config.mapping,
-                                              recognizer: recognizer)
-                    documentStart = ordinal + pending.count
-                }
-                // Busy time is the parsing only: waiting on a full queue downstream is not the parser's.
-                let records: [RawRecord]
-                if let bytes = chunk.bytes {
-                    try reader!.feed(bytes[...])
-                    records = reader!.takeRecords()
-                } else {
-                    try reader!.finish()
-                    records = reader!.takeRecords()
-                }
-                control.record(stage: "parse", itemsIn: chunk.bytes?.count ?? 0, itemsOut: records.count,
-                               seconds: monotonicSeconds() - t0)
-                try emit(records)
-                if chunk.bytes == nil {
-                    let document = documents.value[chunk.document] ?? Document(name: Self.name(of: unit))
-                    let report = reader!.report
-                    let count = ordinal - documentStart
-                    var warnings = report.warnings
-                    if let none = report.noRecords, !document.laterPage { warnings.append(none) }
-                    state.addWarnings(warnings.map { "\(document.name): \($0)" })
-                    state.addRemoved(report.sanitizedCharacters)
-                    state.addPathMatches(report.pathMatches)
-                    state.addPart(Completeness.Part(name: document.name, records: count,
-                                                    declaredCount: report.declaredCount, maxRows: report.maxRows,
-                                                    truncated: report.truncated), generated: report.generated)
-                    reader = nil
-                    try flush()
-                    feedback.report(document: chunk.document, .init(hadRecords: count > 0, nextLink: report.nextLink))
-                }
-            }
-            try flush()
+        spawn(ParseStage.name, group: group, control: control, done: raw.producerFinished) {
+            var stage = parseStage.value
+            try StageDriver.run(&stage, from: chunks, to: raw, numbering: .own, control: control)
         }
         for _ in 0..<config.stage("normalize").workers {
-            spawn("normalize", group: group, control: control, done: coerced.producerFinished) {
-                var agents = Normalizer.AgentMemo()
-                while let (sequence, batch) = try raw.pop() {
-                    let t0 = monotonicSeconds()
-                    let out = normalizer.process(batch, agents: &agents)
-                    control.record(stage: "normalize", itemsIn: batch.count, itemsOut: out.count,
-                                   seconds: monotonicSeconds() - t0)
-                    try coerced.push(out, sequence: sequence)
-                }
+            spawn(NormalizeStage.name, group: group, control: control, done: coerced.producerFinished) {
+                var stage = NormalizeStage(normalizer: normalizer)
+                try StageDriver.run(&stage, from: raw, to: coerced, numbering: .keepInput, control: control)
             }
         }
         for _ in 0..<config.stage("validate").workers {
-            spawn("validate", group: group, control: control, done: validated.producerFinished) {
-                var agents = Validator.Agents(inOrder: self.config.stage("validate").workers == 1)
-                while let (sequence, batch) = try coerced.pop() {
-                    let t0 = monotonicSeconds()
-                    let out = validator.process(batch, agents: &agents)
-                    control.record(stage: "validate", itemsIn: batch.count, itemsOut: out.records.count,
-                                   seconds: monotonicSeconds() - t0)
-                    try validated.push(out, sequence: sequence)
-                }
+            spawn(ValidateStage.name, group: group, control: control, done: validated.producerFinished) {
+                var stage = ValidateStage(validator: validator, agents: Validator.Agents(inOrder: validateInOrder))
+                try StageDriver.run(&stage, from: coerced, to: validated, numbering: .keepInput, control: control)
             }
         }
-        spawn("dedupe", group: group, control: control, done: deduped.producerFinished) { [self] in
-            var deduper = Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold)
-            let dryRun = options.dryRun
-            let sampleLimit = options.sampleRejects
-            var last = -1
-            func push(_ items: [Deduper.Item], sequence: Int, itemsIn: Int, started: Double) throws {
-                var batch = DedupedBatch(records: [], rejects: [])
-                for item in items {
-                    switch item {
-                    case .record(let record): batch.records.append(record)
-                    case .reject(let reject): batch.rejects.append(reject)
-                    }
-                }
-                // A real run's loader counts the superseded copies it discards; a dry run has no loader.
-                state.setWindowDuplicates(deduper.droppedListings + (dryRun ? deduper.supersededListings : 0))
-                control.record(stage: "dedupe", itemsIn: itemsIn, itemsOut: batch.records.count,
-                               seconds: monotonicSeconds() - started)
-                try deduped.push(batch, sequence: sequence)
-            }
-            while let (sequence, batch) = try validated.pop() {
-                let t0 = monotonicSeconds()
-                state.addValidated(batch, sampleLimit: sampleLimit)
-                let items = deduper.process(records: batch.records, rejects: batch.rejects)
-                try push(items, sequence: sequence, itemsIn: batch.records.count, started: t0)
-                last = sequence
-            }
-            try push(deduper.finish(), sequence: last + 1, itemsIn: 0, started: monotonicSeconds())
+        spawn(DedupeStage.name, group: group, control: control, done: deduped.producerFinished) {
+            var stage = dedupe
+            try StageDriver.run(&stage, from: validated, to: deduped, numbering: .own, control: control)
         }
-        spawn("load", group: group, control: control, done: {}) { [self] in
-            let batchSize = config.stage("load").batchSize
-            var pending: [NormalizedRecord] = []
-            var pendingRejects: [Reject] = []
-            pending.reserveCapacity(batchSize)
-            func flush() throws {
-                guard !pending.isEmpty || !pendingRejects.isEmpty else { return }
-                let t0 = monotonicSeconds()
-                try sink.write(pending, rejects: pendingRejects)
-                control.record(stage: "load", itemsIn: pending.count + pendingRejects.count, itemsOut: pending.count,
-                               seconds: monotonicSeconds() - t0)
-                pending.removeAll(keepingCapacity: true)
-                pendingRejects.removeAll(keepingCapacity: true)
-            }
-            while let (_, batch) = try deduped.pop() {
-                pending += batch.records
-                pendingRejects += batch.rejects
-                if pending.count + pendingRejects.count >= batchSize { try flush() }
-            }
-            try flush()
+        spawn(LoadStage.name, group: group, control: control, done: {}) {
+            var stage = load.value
+            try StageDriver.run(&stage, from: deduped, to: nil, numbering: .own, control: control)
         }
         group.wait()
     }

@@ -1,0 +1,40 @@
+/// The dedupe stage: one record per MLS number within the window, the newest winning; the run's reject counters and
+/// samples are kept here, where every reject has passed.
+struct DedupeStage: Stage {
+    static let name = "dedupe"
+
+    var deduper: Deduper
+    let state: Totals
+    let sampleLimit: Int
+    /// A dry run has no loader to count the superseded copies it discards, so the stage counts them.
+    let dryRun: Bool
+
+    mutating func process(_ batch: ValidatedBatch) throws -> [DedupedBatch] {
+        state.addValidated(batch, sampleLimit: sampleLimit)
+        return [split(deduper.process(records: batch.records, rejects: batch.rejects))]
+    }
+
+    mutating func finish() throws -> [DedupedBatch] {
+        [split(deduper.finish())]
+    }
+
+    private func split(_ items: [Deduper.Item]) -> DedupedBatch {
+        var batch = DedupedBatch(records: [], rejects: [])
+        for item in items {
+            switch item {
+            case .record(let record): batch.records.append(record)
+            case .reject(let reject): batch.rejects.append(reject)
+            }
+        }
+        state.setWindowDuplicates(deduper.droppedListings + (dryRun ? deduper.supersededListings : 0))
+        return batch
+    }
+}
+
+/// What dedupe hands to load: the records to write and the rejects to keep.
+struct DedupedBatch: StageBatch, Sendable {
+    var records: [NormalizedRecord]
+    var rejects: [Reject]
+
+    var itemCount: Int { records.count }
+}

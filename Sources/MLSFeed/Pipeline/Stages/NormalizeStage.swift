@@ -1,0 +1,12 @@
+/// The normalize stage: raw records → typed values of the mapping's columns (one worker of possibly several).
+struct NormalizeStage: Stage {
+    static let name = "normalize"
+
+    let normalizer: Normalizer
+    /// The agents this worker has coerced already (an agent repeated on many listings is coerced once).
+    var agents = Normalizer.AgentMemo()
+
+    mutating func process(_ batch: [RawRecord]) throws -> [[CoercedRecord]] {
+        [normalizer.process(batch, agents: &agents)]
+    }
+}

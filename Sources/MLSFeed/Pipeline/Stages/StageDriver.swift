@@ -1,0 +1,44 @@
+/// Runs a `Stage` between two bounded queues on the calling thread, recording its busy time and counts.
+enum StageDriver {
+    /// How a stage's output batches are numbered for the ordered queue after it.
+    enum Numbering {
+        /// One output per input, numbered as its input (workers of the same stage run side by side).
+        case keepInput
+        /// The stage's own count from 0 (a single worker that may yield any number of batches per input).
+        case own
+    }
+
+    /// Pops every batch of `input`, hands what `stage` yields to `output` (nil: the last stage), then its `finish`.
+    /// Busy time is the stage's own work only: waiting on a queue is not counted.
+    static func run<S: Stage>(_ stage: inout S, from input: BoundedQueue<S.Input>, to output: BoundedQueue<S.Output>?,
+                              numbering: Numbering, control: RunControl) throws {
+        var next = 0
+        func hand(_ batches: [S.Output], input sequence: Int) throws {
+            for batch in batches {
+                let number: Int
+                switch numbering {
+                case .keepInput:
+                    precondition(batches.count == 1, "\(S.name) must yield one batch per input batch")
+                    number = sequence
+                case .own:
+                    number = next
+                    next += 1
+                }
+                try output?.push(batch, sequence: number)
+                try stage.didPush(number)
+            }
+        }
+        while let (sequence, batch) = try input.pop() {
+            let started = monotonicSeconds()
+            let batches = try stage.process(batch)
+            control.record(stage: S.name, itemsIn: batch.itemCount, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
+                           seconds: monotonicSeconds() - started)
+            try hand(batches, input: sequence)
+        }
+        let started = monotonicSeconds()
+        let batches = try stage.finish()
+        control.record(stage: S.name, batchesIn: 0, itemsIn: 0, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
+                       seconds: monotonicSeconds() - started)
+        try hand(batches, input: next)
+    }
+}

@@ -1,0 +1,17 @@
+/// The validate stage: typed records → valid records and rejects, with defaults applied (one worker of possibly
+/// several).
+struct ValidateStage: Stage {
+    static let name = "validate"
+
+    let validator: Validator
+    var agents: Validator.Agents
+
+    mutating func process(_ batch: [CoercedRecord]) throws -> [ValidatedBatch] {
+        [validator.process(batch, agents: &agents)]
+    }
+}
+
+extension ValidatedBatch: StageBatch {
+    /// The valid records (rejects are counted apart).
+    var itemCount: Int { records.count }
+}
