@@ -3,7 +3,8 @@
 /// Keys and strings arrive decoded (escapes and `\u` surrogate pairs resolved) as valid UTF-8; numbers arrive
 /// as their exact source text (`100000.00`, `3.000`, `12.0`, `1e400` stay as written). Both are borrowed
 /// `Span<UInt8>` views valid only during the call: read them (`utf8String`, `elementsEqual(_:)`) or copy them
-/// (`byteArray`, `[UInt8].append(span:)`). A thrown error stops the parser and is rethrown unchanged by `feed` or `finish`.
+/// (`byteArray`, `[UInt8].append(span:)`). A thrown error stops the parser and is rethrown unchanged by `feed` or
+/// `finish`.
 package protocol JSONStreamDelegate: AnyObject {
     /// `{` was read.
     func startObject(parser: JSONPushParser) throws

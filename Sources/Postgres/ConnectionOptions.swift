@@ -23,7 +23,8 @@ public struct ConnectionOptions: Sendable, Hashable {
 
     /// The `SET` statements that apply the session's timeouts.
     var sessionSettings: String {
-        "SET lock_timeout = \(Self.milliseconds(lockTimeout)); SET statement_timeout = \(Self.milliseconds(statementTimeout))"
+        "SET lock_timeout = \(Self.milliseconds(lockTimeout)); "
+            + "SET statement_timeout = \(Self.milliseconds(statementTimeout))"
     }
 
     private static func milliseconds(_ seconds: Double) -> Int {

@@ -195,7 +195,8 @@ extension ParseSettings {
         if let encodingNode = node["encoding"] {
             let name = try encodingNode.string()
             guard XMLPushParser.supportsEncoding(name) else {
-                throw encodingNode.error("unknown encoding \(quoted(name)) (use a name like ISO-8859-1 or windows-1252)")
+                throw encodingNode.error("unknown encoding \(quoted(name)) "
+                    + "(use a name like ISO-8859-1 or windows-1252)")
             }
             encoding = name
         }

@@ -104,7 +104,8 @@ extension FetchSettings {
             try grant.keys(allowed: ["token_url", "client_id", "client_secret", "scope"])
             let tokenURL = try grant.required("token_url").nonBlankString()
             guard InputLocator.isURL(tokenURL) else { throw grant["token_url"]!.error("expected an http(s) URL") }
-            return .oauth2(OAuth2Settings(tokenURL: tokenURL, clientID: try grant.required("client_id").nonBlankString(),
+            let clientID = try grant.required("client_id").nonBlankString()
+            return .oauth2(OAuth2Settings(tokenURL: tokenURL, clientID: clientID,
                                           clientSecret: try grant.required("client_secret").nonBlankString(),
                                           scope: try grant["scope"]?.nonBlankString()))
         case "bearer":

@@ -33,7 +33,8 @@ final class DatabaseRequestBudget: RequestBudget {
             let hour = Int(row.first.flatMap { $0 } ?? "") ?? 0
             let day = Int(row.count > 1 ? row[1] ?? "" : "") ?? 0
             if let perHour = limits.perHour, hour + 1 > perHour {
-                throw RequestBudgetPause(until: row.count > 2 ? row[2] ?? "" : "", budget: "\(perHour) requests per hour")
+                throw RequestBudgetPause(until: row.count > 2 ? row[2] ?? "" : "",
+                                         budget: "\(perHour) requests per hour")
             }
             if let perDay = limits.perDay, day + 1 > perDay {
                 throw RequestBudgetPause(until: row.count > 3 ? row[3] ?? "" : "", budget: "\(perDay) requests per day")

@@ -178,8 +178,8 @@ package final class LoadSession: @unchecked Sendable {
                 newestTimestamp = t
                 keysAtNewest = []
             }
-            if let t = record.modificationTimestamp, t == newestTimestamp, let key = record.key, record.entity == .listing,
-               keysAtNewest.count < 10_000 {
+            if let t = record.modificationTimestamp, t == newestTimestamp, let key = record.key,
+               record.entity == .listing, keysAtNewest.count < 10_000 {
                 keysAtNewest.append(key)
             }
             if record.isDeletion {

@@ -69,7 +69,8 @@ enum MergeStatements {
             "CASE WHEN i.absent = 0 OR NOT \(keepsOtherValues) THEN i.content_hash ELSE '' END",
             "CASE WHEN i.absent = 0 OR NOT \(keepsOtherValues) THEN i.raw_hash END",
         ]
-        return "(\(targets.joined(separator: ", "))) =\n                (\(values.joined(separator: ",\n                 ")))"
+        let indent = "\n                "
+        return "(\(targets.joined(separator: ", "))) =\(indent)(\(values.joined(separator: ",\(indent) ")))"
     }()
 
     /// Listings whose content changed (or that come back from off-market) and whose incoming record is fresh are

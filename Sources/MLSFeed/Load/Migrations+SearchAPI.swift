@@ -640,9 +640,9 @@ extension Migrations {
         $$;
         COMMENT ON FUNCTION search.agents(text, text, integer) IS
             'Agents whose first, last or full name (the feed''s, else "first last") starts with name_prefix '
-            '(case-insensitive, Unicode) and of office office_mls_id, each when given (one at least); by last name, first name, '
-            'source and MLS id; at most lim (1-1000, default 20). Example: SELECT * FROM search.agents(''tan'', '
-            '''SDO118'', 10).';
+            '(case-insensitive, Unicode) and of office office_mls_id, each when given (one at least); by last name, '
+            'first name, source and MLS id; at most lim (1-1000, default 20). Example: SELECT * FROM '
+            'search.agents(''tan'', ''SDO118'', 10).';
 
         CREATE FUNCTION search_internal.near_rows(
             p_lat double precision, p_lon double precision, p_miles double precision, p_type text, p_status text,

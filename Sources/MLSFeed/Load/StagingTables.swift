@@ -42,7 +42,8 @@ enum StagingTables {
 
     /// The `COPY` of a first load's first copies straight into `listings`: a `row` with the source in place of the
     /// ordinal and the run id twice at the end.
-    static let copyIntoListings = "COPY listings (source, \(Entity.listing.columns.map(\.name).joined(separator: ", ")), "
+    static let copyIntoListings = "COPY listings (source, "
+        + "\(Entity.listing.columns.map(\.name).joined(separator: ", ")), "
         + "extra, content_hash, raw_hash, first_seen_run, last_changed_run) FROM STDIN"
 
     /// Writes one record as a COPY row in the column order of `copy`: `first` (the ordinal, or the source for

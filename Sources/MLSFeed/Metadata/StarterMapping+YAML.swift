@@ -49,7 +49,8 @@ extension StarterMapping {
                               + "and enum values; every field not placed goes to `extra` as sent (listed at the end).")
         if !missingLookups.isEmpty {
             lines += Self.comment("Lookups the metadata does not hold, so their fields are text (or take the RESO "
-                                  + "values): \(missingLookups.joined(separator: ", ")); give them with --lookups FILE.")
+                                  + "values): \(missingLookups.joined(separator: ", ")); "
+                                  + "give them with --lookups FILE.")
         }
         let all = fields + (flatAgent?.fields ?? []) + agents.flatMap(\.fields)
         if all.contains(where: { $0.type == .timestamp }) {
@@ -66,7 +67,8 @@ extension StarterMapping {
         }
         if !multiValue.isEmpty {
             lines += Self.comment("Multi-value lookups, comma-joined in rets-compact feeds (list them in the "
-                                  + "pipeline's format.multi_value to keep each value): \(multiValue.joined(separator: ", ")).")
+                                  + "pipeline's format.multi_value to keep each value): "
+                                  + "\(multiValue.joined(separator: ", ")).")
         }
         guard !unplaced.isEmpty else { return lines }
         lines.append("# Not placed (\(unplaced.count)): these fields go to `extra` as sent.")

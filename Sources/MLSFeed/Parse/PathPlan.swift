@@ -54,7 +54,8 @@ struct PathPlan: Sendable {
                 var namespace: Int32?
                 if let prefix = step.prefix {
                     guard let uri = namespaces[prefix] else {
-                        throw RecordPathError("\(quoted(text)): the prefix \(quoted(prefix)) is not in format.namespaces")
+                        throw RecordPathError("\(quoted(text)): the prefix \(quoted(prefix)) is not in "
+                            + "format.namespaces")
                     }
                     namespace = intern(uri)
                 }

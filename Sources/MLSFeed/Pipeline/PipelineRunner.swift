@@ -385,9 +385,10 @@ public final class PipelineRunner: @unchecked Sendable {
         let fetchStage = UncheckedBox(FetchStage(opened: UncheckedBox(opened), unit: unit, settings: fetch,
                                                  documents: documents, fetched: fetched, state: state,
                                                  feedback: feedback, control: control, log: log, runID: runID))
-        let parseStage = UncheckedBox(ParseStage(settings: config.parse, mapping: config.mapping, recognizer: recognizer,
-                                                 documents: documents, unitName: Self.name(of: unit), state: state,
-                                                 feedback: feedback, cancellation: control.cancellation))
+        let parseStage = UncheckedBox(ParseStage(settings: config.parse, mapping: config.mapping,
+                                                 recognizer: recognizer, documents: documents,
+                                                 unitName: Self.name(of: unit), state: state, feedback: feedback,
+                                                 cancellation: control.cancellation))
         let validateInOrder = config.stage("validate").workers == 1
         let dedupe = DedupeStage(deduper: Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold),
                                  state: state, sampleLimit: options.sampleRejects, dryRun: options.dryRun)
@@ -490,7 +491,7 @@ struct RejectRatioExceeded: Error, CustomStringConvertible {
 
     var description: String {
         let share = Double(rejected) / Double(read) * 100
-        return "error: \(input): \(rejected) of \(read) records rejected (\(String(format: "%.1f", share))%), more than "
-            + "max_reject_ratio \(String(format: "%g", limit * 100))%; nothing was loaded"
+        return "error: \(input): \(rejected) of \(read) records rejected (\(String(format: "%.1f", share))%), "
+            + "more than max_reject_ratio \(String(format: "%g", limit * 100))%; nothing was loaded"
     }
 }

@@ -124,8 +124,9 @@ package struct Validator: Sendable {
         let extraJSON = record.raw.extraJSON
         out.records.append(NormalizedRecord(entity: mapping.entity, columns: ordered, extra: record.extra,
                                             position: record.raw.position, ordinal: record.raw.ordinal,
-                                            contentHash: ContentHash.of(mapping.entity, columns: ordered, extra: record.extra,
-                                                                        absent: absent, extraJSON: extraJSON),
+                                            contentHash: ContentHash.of(mapping.entity, columns: ordered,
+                                                                        extra: record.extra, absent: absent,
+                                                                        extraJSON: extraJSON),
                                             rawHash: clean ? record.raw.rawHash : nil, absent: absent,
                                             extraJSON: extraJSON))
         out.records += made.compactMap { $0.passed ? $0.agent : nil }
@@ -146,7 +147,9 @@ package struct Validator: Sendable {
                 reasons.append(RejectReason(field: mapping.entity.keyColumn, rawValue: nil,
                                             rule: "required field is missing"))
             }
-            for reason in reasons { out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue) }
+            for reason in reasons {
+                out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
+            }
             out.rejects.append(Reject(entity: mapping.entity, key: nil, position: record.raw.position,
                                       ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields,
                                       rawJSON: record.raw.tree?.json))
@@ -265,7 +268,8 @@ package struct Validator: Sendable {
             // Kept from the stored row by the merge; a new row gets the default (or NULL).
             if let fallback = field.defaultValue { return fallback }
             if field.required && !lenient {
-                reasons.append(RejectReason(field: field.name, rawValue: nil, rule: "required field is not in the feed"))
+                reasons.append(RejectReason(field: field.name, rawValue: nil,
+                                            rule: "required field is not in the feed"))
             }
             return nil
         case .bad(let raw, let rule):

@@ -14,7 +14,8 @@ import Testing
         let mappingPath = dir.appendingPathComponent("mappings/crmls.yaml").path
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("mappings"),
                                                 withIntermediateDirectories: true)
-        let made = try CLI.run(["mapping", "init", "--from-metadata", MetadataFixture.url("rets-table-compact.xml").path,
+        let made = try CLI.run(["mapping", "init",
+                                "--from-metadata", MetadataFixture.url("rets-table-compact.xml").path,
                                 "--lookups", MetadataFixture.url("rets-lookups-compact.xml").path,
                                 "--out", mappingPath])
         #expect(made.status == 0, "\(made.stderr)")

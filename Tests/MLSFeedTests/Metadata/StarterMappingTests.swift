@@ -27,8 +27,8 @@ import YAMLConfig
     static let cases = [
         Case(metadata: "reso-metadata.xml", golden: "reso-property.golden.yaml", format: "xml"),
         Case(metadata: "reso-metadata.xml", resource: "Member", golden: "reso-member.golden.yaml", format: "xml"),
-        Case(metadata: "rets-table-compact.xml", lookups: "rets-lookups-compact.xml", golden: "rets-compact.golden.yaml",
-             format: "rets-compact"),
+        Case(metadata: "rets-table-compact.xml", lookups: "rets-lookups-compact.xml",
+             golden: "rets-compact.golden.yaml", format: "rets-compact"),
         Case(metadata: "rets-standard-xml.xml", className: "RE_1", golden: "rets-standard-xml.golden.yaml",
              format: "rets-compact"),
     ]

@@ -67,7 +67,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("files/listings.xml", "    params: { status: A, type: RE }\n    auth: { api_key: { query: apikey, value: s3cr3tKey } }"),
+        ("files/listings.xml",
+         "    params: { status: A, type: RE }\n    auth: { api_key: { query: apikey, value: s3cr3tKey } }"),
         ("lastmod/listings.xml", "    retries: { attempts: 1 }"),
     ])
     func aRemoteFeedKnownByItsFullRequestIsNotLoadedAgain(path: String, http: String) throws {

@@ -181,7 +181,8 @@ import Testing
     @Test func aBudgetPausesAtAPageBoundaryAndTheNextRunResumesFromTheMark() throws {
         let server = try ODataServer(records: Self.market)
         let database = try TestDatabase.fresh()
-        let pipeline = try Self.pipeline(server, extra: "    rate_limit: { requests_per_second: 20, requests_per_hour: 2 }")
+        let pipeline = try Self.pipeline(server,
+                                         extra: "    rate_limit: { requests_per_second: 20, requests_per_hour: 2 }")
         let first = try Self.run(pipeline, database)
         #expect(first.status == .paused, "\(first.error ?? "")")
         #expect(first.load.inserted == 4)
