@@ -51,6 +51,15 @@ package struct Column: Sendable, Hashable {
         self.type = type
     }
 
+    /// The largest magnitude each bounded column stores, by name: `integer` columns hold 32 bits and the prices are
+    /// `numeric(14,2)`. A larger value is a reject of its record, never a failed COPY of the whole run.
+    package static let storageLimits: [String: Double] = {
+        var limits: [String: Double] = [:]
+        for column in listing + agent where column.type == .integer { limits[column.name] = Double(Int32.max) }
+        for name in ["list_price", "original_list_price", "close_price"] { limits[name] = 999_999_999_999.99 }
+        return limits
+    }()
+
     package static let listing: [Column] = [
         Column("listing_id", .text), Column("standard_status", .text), Column("property_type", .text),
         Column("list_price", .numeric), Column("original_list_price", .numeric), Column("close_price", .numeric),

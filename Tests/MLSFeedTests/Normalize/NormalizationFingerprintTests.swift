@@ -14,6 +14,8 @@ import YAMLConfig
     /// The digest of the corpus outputs under each normalization version.
     static let digests: [String: String] = [
         "mlsfeed-normalize-2": "54e146736c6f9a31508f39d51b4bdd2a",
+        // Values too large for their column (integers, prices) became rejects; the corpus's text column has no bound.
+        "mlsfeed-normalize-3": "54e146736c6f9a31508f39d51b4bdd2a",
     ]
 
     static let zones = ["America/Los_Angeles", "Australia/Sydney"]
