@@ -47,6 +47,8 @@ package final class LoadSession: @unchecked Sendable {
     let connectionOptions: ConnectionOptions
     /// Cancels the running statement when the run is stopped.
     let canceller = StatementCanceller()
+    /// Whether the run's cancellation came from a stop signal (see `init`).
+    private let stoppedBySignal: (@Sendable () -> Bool)?
     private var stopRegistration: Cancellation.Registration?
     let lockWatch: LockWatch?
     let cancellation: Cancellation?
@@ -64,9 +66,13 @@ package final class LoadSession: @unchecked Sendable {
     /// `init(conninfo:options:)` with the connections' timeouts, the run's `cancellation` (a stop cancels the
     /// running statement, unless the COMMIT was sent) and `log`, told what the run waits for when it waits for a
     /// lock.
+    /// `stoppedBySignal` tells a stop signal from the other reasons a run's cancellation fires (a failed stage):
+    /// only a signal records the run `interrupted`. Without it, any cancellation does.
     package init(conninfo: String, options: LoadOptions, connection: ConnectionOptions,
-                 cancellation: Cancellation? = nil, log: (@Sendable (String) -> Void)? = nil) throws {
+                 cancellation: Cancellation? = nil, log: (@Sendable (String) -> Void)? = nil,
+                 stoppedBySignal: (@Sendable () -> Bool)? = nil) throws {
         self.options = options
+        self.stoppedBySignal = stoppedBySignal
         self.connectionOptions = connection
         let canceller = self.canceller
         let stop: () -> Bool = { cancellation?.isCancelled ?? false }
@@ -270,13 +276,15 @@ package final class LoadSession: @unchecked Sendable {
         }
     }
 
-    /// Rolls the run's data back and records it `failed` (or `interrupted`) with `message` (secrets redacted) and
-    /// what the run saw (`totals`: read, rejected, inputs, warnings, first rejects, completeness).
+    /// Rolls the run's data back and records it `failed` (or `interrupted`: the caller knows whether a stop signal
+    /// was the cause; a failure elsewhere also cancels this session's statements, which is no interruption) with
+    /// `message` (secrets redacted) and what the run saw (`totals`: read, rejected, inputs, warnings, first
+    /// rejects, completeness).
     /// Does nothing once the session has committed or failed.
     package func fail(_ message: String, interrupted: Bool = false, totals: RunTotals? = nil) {
         guard !finished else { return }
         finished = true
-        let interrupted = interrupted || canceller.wasRequested
+        let interrupted = interrupted || (stoppedBySignal?() ?? canceller.wasRequested)
         if let data { _ = try? data.execute("ROLLBACK") }
         data = nil
         if let ledger {

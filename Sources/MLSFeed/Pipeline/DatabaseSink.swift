@@ -9,9 +9,9 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     private let cancellation: Cancellation
 
     init(conninfo: String, options: LoadOptions, connection: ConnectionOptions, cancellation: Cancellation,
-         log: (@Sendable (String) -> Void)?) throws {
+         log: (@Sendable (String) -> Void)?, stoppedBySignal: @escaping @Sendable () -> Bool) throws {
         session = try LoadSession(conninfo: conninfo, options: options, connection: connection,
-                                  cancellation: cancellation, log: log)
+                                  cancellation: cancellation, log: log, stoppedBySignal: stoppedBySignal)
         self.conninfo = conninfo
         self.options = options
         self.connection = connection

@@ -140,7 +140,7 @@ public final class PipelineRunner: @unchecked Sendable {
                     force: options.force, onIncomplete: config.onIncomplete), connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)
-                    })
+                    }, stoppedBySignal: { control.error is RunInterrupted })
             } catch {
                 // A stop while the session starts cancels its connect or statement: the stop is the reason.
                 throw control.error as? RunInterrupted ?? error

@@ -30,7 +30,10 @@ public struct RunSummary: Sendable {
                 self = error.isTransient ? .unavailable : .input
             case let error as PostgresError:
                 switch error.code {
-                case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections: self = .unavailable
+                // A lock or statement timeout is a busy database too: worth a retry later.
+                case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections, .lockNotAvailable,
+                     .queryCanceled:
+                    self = .unavailable
                 default: self = .input
                 }
             default: self = .input
