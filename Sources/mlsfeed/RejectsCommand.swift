@@ -5,6 +5,7 @@ import MLSFeed
 /// why, and their raw fields; streamed, so a run with a million rejects prints in flat memory.
 enum RejectsCommand {
     static func main(_ args: [String]) throws -> Int32 {
+        if args.first == "replay" { return try RejectsReplayCommand.main(Array(args.dropFirst())) }
         let parsed = try Arguments(args, options: ["run", "pipeline", "reason", "format", "database", "config"],
                                    flags: ["last", "help"])
         if parsed.has("help") {

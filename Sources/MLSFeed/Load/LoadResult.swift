@@ -28,6 +28,8 @@ public struct LoadResult: Sendable, Hashable {
     /// What the load decided and the summary should say (an incomplete dump upserted only, an older dump
     /// withdrawing nothing).
     public var notes: [String] = []
+    /// A plan's examples and price and status changes (nil for a real run).
+    public var plan: LoadPlan?
 
     public init(runID: Int64) {
         self.runID = runID
