@@ -93,8 +93,9 @@ enum PlanCommand {
             + "\(summary.source), mode \(summary.mode), input \(inputs(summary).joined(separator: ", "))"]
         switch outcome(summary, stop: stop) {
         case "unchanged":
-            lines.append("would be skipped: the input is unchanged since run \(summary.matchedRun.map(String.init) ?? "?")"
-                + " (--force plans a load of it anyway)")
+            let matched = summary.matchedRun.map(String.init) ?? "?"
+            lines.append("would be skipped: the input is unchanged since run \(matched) (--force plans a load of it "
+                + "anyway)")
             return lines.joined(separator: "\n") + "\n"
         case "stop":
             lines.append("read \(summary.read), rejected \(summary.rejected)")
@@ -123,12 +124,17 @@ enum PlanCommand {
             + "\(load.agentsUnchanged)")
         let total = plan.changeCounts.values.reduce(0, +)
         let kinds = plan.changeCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        lines.append("price and status changes: \(total)" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))"))
-        for change in plan.changes {
-            lines.append("  \(change.listingID)  \(change.change)  price \(arrow(change.oldPrice, change.newPrice))"
-                + "  status \(arrow(change.oldStatus, change.newStatus))")
+        let quoted = total > plan.changes.count ? "; the first \(LoadPlan.changeLimit) of each kind:" : ""
+        lines.append("price and status changes: \(total)"
+            + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))\(quoted)"))
+        if !plan.changes.isEmpty {
+            var changes = TextTable(["listing", "change", "price", "status"])
+            for change in plan.changes {
+                changes.append([change.listingID, change.change, arrow(change.oldPrice, change.newPrice),
+                                arrow(change.oldStatus, change.newStatus)])
+            }
+            lines += changes.text.split(separator: "\n").map { "  " + $0 }
         }
-        if total > plan.changes.count { lines.append("  ... and \(total - plan.changes.count) more") }
         for warning in summary.warnings { lines.append("warning: \(warning)") }
         lines.append("would load")
         return lines.joined(separator: "\n") + "\n"
@@ -179,7 +185,9 @@ enum PlanCommand {
             ])),
             ("changes", .object([
                 ("count", .int(Int64(plan.changeCounts.values.reduce(0, +)))),
-                ("by_change", .object(plan.changeCounts.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+                ("by_change", .object(plan.changeCounts.sorted { $0.key < $1.key }.map {
+                    ($0.key, .int(Int64($0.value)))
+                })),
                 ("sample", .array(plan.changes.map { change in
                     .object([("listing_id", .string(change.listingID)), ("change", .string(change.change)),
                              ("old_price", .numeric(change.oldPrice)), ("new_price", .numeric(change.newPrice)),

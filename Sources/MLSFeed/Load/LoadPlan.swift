@@ -25,8 +25,8 @@ public struct LoadPlan: Sendable, Hashable {
 
     /// How many examples of each outcome a plan keeps.
     public static let exampleLimit = 10
-    /// How many changes a plan quotes.
-    public static let changeLimit = 20
+    /// How many changes of each kind a plan quotes.
+    public static let changeLimit = 10
 
     public var listings = Examples()
     /// Agents: inserted, updated and unchanged (agents are never stale nor withdrawn).
@@ -34,7 +34,7 @@ public struct LoadPlan: Sendable, Hashable {
     /// How many history rows of each kind (`price`, `status`, `price+status`, `withdrawn`, `returned`) the run
     /// would write.
     public var changeCounts: [String: Int] = [:]
-    /// The first `changeLimit` of those changes, in MLS-number order.
+    /// The first `changeLimit` changes of each kind, by kind then MLS number.
     public var changes: [Change] = []
 
     public init() {}

@@ -63,8 +63,10 @@ extension LoadSession {
             if let change = row[0], let count = row[1].flatMap({ Int($0) }) { plan.changeCounts[change] = count }
         }
         let changes = try data.execute("""
-            SELECT listing_id, change, old_price::text, new_price::text, old_status, new_status
-            FROM listing_history WHERE run_id = $2 AND source = $1 ORDER BY listing_id, id LIMIT $3
+            SELECT listing_id, change, old_price::text, new_price::text, old_status, new_status FROM (
+                SELECT h.*, row_number() OVER (PARTITION BY change ORDER BY listing_id, id) AS n
+                FROM listing_history h WHERE run_id = $2 AND source = $1) AS changes
+            WHERE n <= $3 ORDER BY change, listing_id, id
             """, [options.source, String(runID), String(LoadPlan.changeLimit)])
         plan.changes = changes.rows.compactMap { row in
             guard let key = row[0], let change = row[1] else { return nil }

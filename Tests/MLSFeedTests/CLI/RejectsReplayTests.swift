@@ -66,7 +66,10 @@ import Testing
             """) == [["incremental", "succeeded", "rejects of run 1", "4", "1", "3"]])
         // The history stays listed.
         let listed = try CLI.run(["rejects", "--run", "1", "--format", "jsonl", "--database", scratch.database])
-        #expect(listed.stdout.split(separator: "\n").count == 4)
+        let objects = try listed.stdout.split(separator: "\n").map { try parsedJSON(String($0)) as? [String: Any] }
+        #expect(objects.map { $0?["replayed_by"] as? Int } == [2, 2, 2, 2])
+        let table = try CLI.run(["rejects", "--run", "1", "--database", scratch.database])
+        #expect(table.stdout.hasSuffix("\n4 rejects; replayed by run 2 (`mlsfeed rejects replay`)\n"))
 
         // Replaying again is refused, naming the replay; what failed again is run 2's to replay.
         let again = try CLI.run(["rejects", "replay", "--run", "1", "--database", scratch.database], in: scratch.dir)
@@ -82,5 +85,44 @@ import Testing
 
         let missing = try CLI.run(["rejects", "replay", "--run", "9", "--database", scratch.database], in: scratch.dir)
         #expect(missing.status == 1 && missing.stderr == "error: no run 9 in the ledger (never recorded, or pruned)\n")
+    }
+
+    @Test func jsonRecordsReplayThroughThePipelinesJSONReader() throws {
+        let scratch = try ReconciliationTests.Scratch()
+        defer { try? FileManager.default.removeItem(at: scratch.dir) }
+        let shipped = try String(contentsOf: CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml"),
+                                 encoding: .utf8)
+        let rule = "list_price:             { from: ListPrice, type: money, required: true, min: 0 }"
+        try scratch.write("mapping.yaml", shipped.replacingOccurrences(
+            of: rule, with: "list_price: { from: ListPrice, type: money, required: true, min: 0, max: 1000000 }"))
+        try scratch.write("reso.yaml", """
+            name: reso
+            source:
+              id: actris
+              time_zone: America/Chicago
+            format: { type: reso-json }
+            mapping: \(scratch.dir.appendingPathComponent("mapping.yaml").path)
+            load: { mode: incremental, max_reject_ratio: 0.9 }
+            """)
+        try scratch.write("records.jsonl", """
+            {"ListingId": "J1", "StandardStatus": "Active", "ListPrice": 2500000, "City": "Austin", \
+            "ModificationTimestamp": "2026-11-01T10:00:00Z", "ListAgent": {"MemberMlsId": "A1"}}
+            {"ListingId": "J2", "StandardStatus": "Active", "ListPrice": 400000, "City": "Austin", \
+            "ModificationTimestamp": "2026-11-01T10:00:00Z"}
+
+            """)
+        let first = try CLI.run(["run", "reso.yaml", "--input", "records.jsonl", "--database", scratch.database,
+                                 "--quiet", "--no-progress"], in: scratch.dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try scratch.query("SELECT listing_id FROM listings") == [["J2"]])
+        #expect(try scratch.query("SELECT jsonb_typeof(raw) FROM rejects") == [["object"]])
+
+        try scratch.write("mapping.yaml", shipped)
+        let replay = try CLI.run(["rejects", "replay", "--run", "1", "--database", scratch.database], in: scratch.dir)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try scratch.query("""
+            SELECT listing_id, list_price::text, city, first_seen_run::text FROM listings ORDER BY 1
+            """) == [["J1", "2500000.00", "Austin", "2"], ["J2", "400000.00", "Austin", "1"]])
+        #expect(try scratch.query("SELECT replayed_by::text FROM rejects") == [["2"]])
     }
 }
