@@ -32,10 +32,10 @@ enum PlanCommand {
         let config = try PipelineConfig.load(path: pipelinePath, project: context.project,
                                              environment: context.environment)
         options.database = context.project.timeouts
-        // Only the warnings and errors of the run's events: the plan is the output.
+        // Only the warnings of the run's events (retries, lock waits): the plan prints its end and its warnings.
         let jsonLog = context.project.logFormat == .json
         options.events = { event in
-            guard event.level != .info else { return }
+            guard event.level != .info, event.name != "run.finished", event.name != "warning" else { return }
             printError(jsonLog ? event.json : event.text)
         }
         options.conninfo = try context.conninfo(flag: parsed["database"])

@@ -2,6 +2,7 @@ import Foundation
 import Postgres
 import PostgresTestSupport
 import Testing
+@testable import MLSFeed
 
 /// `mlsfeed plan` through the built binary on a real PostgreSQL: it writes nothing (every row keeps its `xmin`),
 /// its counts are what the run then does, and it reports the safety rule that would stop a run.
@@ -117,7 +118,7 @@ import Testing
         let before = try Self.snapshot(scratch)
 
         let guarded = try Self.plan(scratch, "small.xml")
-        #expect(guarded.status == 3, "\(guarded.stderr)")
+        #expect(guarded.status == 3 && guarded.stderr == "", "\(guarded.stderr)")
         #expect(guarded.stdout == """
             planned (nothing written, no ledger row): pipeline rets, source crmls, mode full, input small.xml
             read 50, rejected 0
@@ -147,7 +148,12 @@ import Testing
         let scratch = try ReconciliationTests.Scratch()
         defer { try? FileManager.default.removeItem(at: scratch.dir) }
         try scratch.write("first.xml", ReconciliationTests.reply(ReconciliationTests.rows(1...20), count: 20))
-        // Migrate only: a plan never migrates.
+        // A plan never migrates: on a database nobody migrated it stops, creating nothing.
+        let unmigrated = try Self.plan(scratch, "first.xml")
+        #expect(unmigrated.status == 1)
+        #expect(unmigrated.stderr == "error: the database schema is at version 0, this mlsfeed needs "
+            + "\(Migrations.latestVersion); run `mlsfeed db migrate`\n")
+        #expect(try scratch.query("SELECT to_regclass('schema_migrations')::text") == [[nil]])
         let migrated = try CLI.run(["db", "migrate", "--database", scratch.database])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let before = try Self.snapshot(scratch)
