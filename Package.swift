@@ -32,7 +32,10 @@ let package = Package(
         // The domain: one folder per pipeline stage.
         .target(name: "MLSFeed", dependencies: ["XMLStream", "JSONStream", "Postgres", "YAMLConfig", "Inflate",
                                                    "Digest", "HTTPClient"]),
-        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "Postgres", "EmbeddedPostgres", "YAMLConfig"]),
+        // Deterministic synthetic feeds and their truth files (`mlsfeed fixtures generate`, tests, benchmarks).
+        .target(name: "MLSFeedFixtures", dependencies: ["MLSFeed"]),
+        .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "MLSFeedFixtures", "Postgres", "EmbeddedPostgres",
+                                                          "YAMLConfig"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
         // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).
@@ -44,8 +47,9 @@ let package = Package(
         .testTarget(name: "InflateTests", dependencies: ["Inflate"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "Digest", "HTTPClient", "PostgresTestSupport"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "MLSFeedTests", dependencies: ["MLSFeed", "MLSFeedFixtures", "Digest", "HTTPClient",
+                                                        "PostgresTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MLSFeedFixturesTests", dependencies: ["MLSFeedFixtures", "MLSFeed"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,21 +1,8 @@
 import Foundation
 
-/// Helpers for libpq connection strings (`postgresql://` URLs and `key=value` lists).
-public enum ConnectionString {
-    /// The connection string with any password replaced by `***`, safe for logs, ledgers and errors.
-    ///
-    /// `postgresql://app:s3cret@db/x` → `postgresql://app:***@db/x`; `password=s3cret` → `password=***`.
-    public static func redacted(_ conninfo: String) -> String {
-        var text = conninfo
-        if let range = urlPasswordRange(text) {
-            text.replaceSubrange(range, with: "***")
-        }
-        while let range = keywordPasswordRange(text) {
-            text.replaceSubrange(range, with: "***")
-        }
-        return text
-    }
-
+/// The passwords of libpq connection strings (`postgresql://` URLs and `key=value` lists), so that this wrapper's
+/// messages never carry one. Printable text elsewhere goes through the domain's `Redactor`.
+enum ConnectionString {
     /// The passwords written in `conninfo` (URL user info or `password=` keywords), for scrubbing messages.
     static func passwords(in conninfo: String) -> [String] {
         var found: [String] = []

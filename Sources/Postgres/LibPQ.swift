@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibPQ
+internal import CLibPQ
 
 // The only file that imports CLibPQ: every pointer, every libpq call and every return-code check lives here.
 

@@ -1,6 +1,6 @@
 /// An error reported by PostgreSQL or libpq: typed SQLSTATE, primary message, detail and hint.
 ///
-/// Messages never carry a connection password (see `ConnectionString.redacted`).
+/// Messages never carry a connection password (see `ConnectionString.scrub`).
 public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable {
     public let code: SQLState
     public let message: String

@@ -1,5 +1,5 @@
 // The only file that imports CLibXML2: every pointer and C call of the XMLStream module lives here.
-import CLibXML2
+internal import CLibXML2
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import CYAML
+internal import CYAML
 
 /// Owns one libyaml parser and the bytes it reads; the only code in the package that touches libyaml.
 ///

@@ -36,7 +36,7 @@ enum DBCommand {
         case "url":
             if let explicit = context.project.resolvedDatabase(flag: parsed["database"],
                                                                environment: context.environment) {
-                print(ConnectionString.redacted(explicit.isEmpty ? "(libpq environment: PGHOST, ...)" : explicit))
+                print(Redactor.scrub(explicit.isEmpty ? "(libpq environment: PGHOST, ...)" : explicit))
             } else {
                 print(cluster.conninfo(database: Context.embeddedDatabase))
                 if !cluster.isRunning {

@@ -52,7 +52,7 @@ enum DoctorCommand {
     private static func configDetail(_ context: Context, flag: String?) -> String {
         let file = context.configPath ?? "no config file (built-in defaults)"
         let database = context.project.resolvedDatabase(flag: flag, environment: context.environment)
-            .map { $0.isEmpty ? "libpq environment" : ConnectionString.redacted($0) } ?? "embedded"
+            .map { $0.isEmpty ? "libpq environment" : Redactor.scrub($0) } ?? "embedded"
         return "\(file): database \(database), data_dir \(context.project.dataDirectory)"
     }
 

@@ -169,7 +169,7 @@ func describe(_ error: Error) -> String {
     case let error as CustomStringConvertible: text = error.description
     default: text = "error: \(error)"
     }
-    return ConnectionString.redacted(text)
+    return Redactor.scrub(text)
 }
 
 /// The exit code of an error that stopped a command before or outside a run: 2 for configuration and usage

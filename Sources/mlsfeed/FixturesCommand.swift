@@ -1,5 +1,6 @@
 import Foundation
 import MLSFeed
+import MLSFeedFixtures
 
 /// `mlsfeed fixtures generate ...`.
 enum FixturesCommand {

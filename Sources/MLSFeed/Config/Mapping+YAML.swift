@@ -13,7 +13,7 @@ extension Mapping {
     ///
     /// `paths`: the feed has structure (nested XML), so every `from` is a path, checked here, whose prefixes must
     /// be among `paths`' prefixes; nil for flat feeds, whose `from` are plain keys.
-    public init(config node: ConfigNode, paths: PathRules? = nil) throws {
+    package init(config node: ConfigNode, paths: PathRules? = nil) throws {
         try node.keys(allowed: ["entity", "fields", "embedded_agent", "embedded_agents"])
         let entity = try node["entity"]?.oneOf(Entity.allCases.map { ($0.rawValue, $0) }) ?? .listing
         guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
@@ -51,11 +51,11 @@ extension Mapping {
 }
 
 /// How `from` paths of a structured feed are checked: their syntax, and that every prefix is declared.
-public struct PathRules: Sendable {
+package struct PathRules: Sendable {
     /// The prefixes `format.namespaces` declares.
-    public var prefixes: Set<String>
+    package var prefixes: Set<String>
 
-    public init(prefixes: Set<String>) {
+    package init(prefixes: Set<String>) {
         self.prefixes = prefixes
     }
 

@@ -5,36 +5,36 @@ import YAMLConfig
 /// One pipeline, from `pipelines/NAME.yaml`: source, format, mapping, load policy and per-stage settings.
 public struct PipelineConfig: Sendable {
     public var name: String
-    public var file: String
+    package var file: String
     /// The feed id stored with every row (`sdmls`).
     public var source: String
     /// Path, glob, directory or `-`, relative paths resolved against the pipeline file; `--input` overrides it.
     public var input: String?
     /// The source's time zone: naive timestamps are read in it.
-    public var timeZone: TimeZone?
+    package var timeZone: TimeZone?
     /// The order of the files a glob or directory input names.
-    public var order: InputLocator.Order = .name
+    package var order: InputLocator.Order = .name
     /// Whether each input is its own dump (`file`) or all inputs together are one (`all`).
-    public var unit: InputUnit = .file
+    package var unit: InputUnit = .file
     /// HTTP parameters, auth, paging, timeouts and retries (`source.http`).
-    public var fetch = FetchSettings()
-    public var parse: ParseSettings
-    public var mapping: Mapping
+    package var fetch = FetchSettings()
+    package var parse: ParseSettings
+    package var mapping: Mapping
     public var mode: LoadMode = .incremental
     /// The run fails when more than this share of records is rejected.
-    public var maxRejectRatio: Double
+    package var maxRejectRatio: Double
     /// A full dump holding fewer than this share of the source's active listings withdraws nothing.
-    public var withdrawGuard = 0.5
+    package var withdrawGuard = 0.5
     /// What a full run does with an incomplete dump (`load.on_incomplete`).
-    public var onIncomplete: IncompletePolicy = .fail
+    package var onIncomplete: IncompletePolicy = .fail
     /// Stage name → settings.
-    public var stages: [String: StageSettings]
+    package var stages: [String: StageSettings]
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
-    public var dedupeWindow = 100_000
+    package var dedupeWindow = 100_000
     /// How many records the dedupe stage holds back so a superseded copy can be dropped before it leaves.
-    public var dedupeHold = 1_000
+    package var dedupeHold = 1_000
 
-    public func stage(_ name: String) -> StageSettings { stages[name] ?? StageSettings() }
+    package func stage(_ name: String) -> StageSettings { stages[name] ?? StageSettings() }
 }
 
 extension PipelineConfig {

@@ -8,15 +8,15 @@ public struct ProjectConfig: Sendable {
     public var database: String?
     /// Where the embedded cluster and run state live (`.mlsfeed/`).
     public var dataDirectory: String = ".mlsfeed"
-    public enum LogFormat: String, Sendable { case text, json }
-    public var logFormat: LogFormat = .text
-    public var stageDefaults = StageSettings()
+    package enum LogFormat: String, Sendable { case text, json }
+    package var logFormat: LogFormat = .text
+    package var stageDefaults = StageSettings()
     public var maxRejectRatio = 0.05
     /// How long database connections may wait: to connect, for a lock, for a statement (`timeouts:`).
-    public var timeouts = ConnectionOptions()
+    package var timeouts = ConnectionOptions()
     /// Where `mlsfeed run` writes Prometheus metrics after its runs (`metrics_file:`, relative to config.yaml;
     /// `{pipeline}` is replaced by the pipeline's name); nil writes none.
-    package var metricsFile: String?
+    public var metricsFile: String?
 
     public init() {}
 
@@ -60,7 +60,7 @@ public struct ProjectConfig: Sendable {
 
     /// The database to use: `--database`, then `MLSFEED_DATABASE_URL`, then the libpq variables, then config.yaml;
     /// nil means the embedded cluster.
-    public func resolvedDatabase(flag: String?, environment: [String: String]) -> String? {
+    package func resolvedDatabase(flag: String?, environment: [String: String]) -> String? {
         if let flag, !flag.isEmpty { return flag == "embedded" ? nil : flag }
         if let url = environment["MLSFEED_DATABASE_URL"], !url.isEmpty { return url == "embedded" ? nil : url }
         let libpq = ["PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE", "PGPORT", "PGUSER"]

@@ -1,19 +1,19 @@
 /// Per-stage runtime settings: workers, batch size and the depth of the queue feeding the stage.
-public struct StageSettings: Sendable, Hashable {
-    public var workers = 1
+package struct StageSettings: Sendable, Hashable {
+    package var workers = 1
     /// Records per batch: small batches (a few hundred) stay in cache and keep memory flat (measured in bench/).
-    public var batchSize = 200
+    package var batchSize = 200
     /// Batches waiting in front of the stage: enough to absorb jitter, few enough to bound memory.
-    public var queueDepth = 2
+    package var queueDepth = 2
 
-    public init(workers: Int = 1, batchSize: Int = 200, queueDepth: Int = 2) {
+    package init(workers: Int = 1, batchSize: Int = 200, queueDepth: Int = 2) {
         self.workers = workers
         self.batchSize = batchSize
         self.queueDepth = queueDepth
     }
 
     /// The pipeline's stages, in order.
-    public static let stageNames = ["fetch", "parse", "normalize", "validate", "dedupe", "load"]
+    package static let stageNames = ["fetch", "parse", "normalize", "validate", "dedupe", "load"]
     /// Stages that keep state across batches run one worker.
     static let singleWorker: Set<String> = ["fetch", "parse", "dedupe", "load"]
 

@@ -1,21 +1,21 @@
 /// A memo of values by 64-bit fingerprint that forgets everything once it holds `limit` entries: for results that
 /// repeat (the few thousand agents every listing of a feed names), with memory bounded whatever the feed.
-public struct BoundedMemo<Value> {
+package struct BoundedMemo<Value> {
     private var entries: [UInt64: Value] = [:]
     private let limit: Int
 
-    public init(limit: Int = 50_000) {
+    package init(limit: Int = 50_000) {
         self.limit = max(1, limit)
     }
 
-    public subscript(_ key: UInt64) -> Value? {
+    package subscript(_ key: UInt64) -> Value? {
         entries[key]
     }
 
-    public mutating func store(_ value: Value, for key: UInt64) {
+    package mutating func store(_ value: Value, for key: UInt64) {
         if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
         entries[key] = value
     }
 
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 }

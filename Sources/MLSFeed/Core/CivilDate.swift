@@ -1,7 +1,7 @@
 /// Proleptic Gregorian dates as day numbers since 1970-01-01 (Howard Hinnant's algorithms), without Foundation.
-enum CivilDate {
+package enum CivilDate {
     /// The day number of a civil date (`days_from_civil`).
-    static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    package static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -11,7 +11,7 @@ enum CivilDate {
     }
 
     /// `(year, month, day)` of a day number (`civil_from_days`).
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -3,30 +3,30 @@
 /// A dump is incomplete when a RETS reply says it stopped early (`<MAXROWS/>`, reply code 20208), when its
 /// `COUNT` promises more rows than were read, or when HTTP paging stopped at `max_pages` instead of at an empty
 /// page. A multi-part dump (`source.unit: all`) is judged as a whole.
-public struct Completeness: Sendable, Hashable {
+package struct Completeness: Sendable, Hashable {
     /// Why the dump is incomplete (`MAXROWS`, `RETS 20208`, `COUNT 160 > 120 rows read`); empty when complete.
-    public var reasons: [String]
+    package var reasons: [String]
 
-    public var isComplete: Bool { reasons.isEmpty }
+    package var isComplete: Bool { reasons.isEmpty }
 
-    public init(reasons: [String] = []) {
+    package init(reasons: [String] = []) {
         self.reasons = reasons
     }
 
     /// What one part (document) of a dump said about itself.
-    public struct Part: Sendable, Hashable {
+    package struct Part: Sendable, Hashable {
         /// The input (file, URL, page) as messages name it.
-        public var name: String
+        package var name: String
         /// Records read from it.
-        public var records: Int
+        package var records: Int
         /// Records it says it holds (RETS `COUNT Records`), when it says.
-        public var declaredCount: Int?
+        package var declaredCount: Int?
         /// RETS `<MAXROWS/>`: the server stopped at its row limit.
-        public var maxRows = false
+        package var maxRows = false
         /// RETS reply code 20208 (in `RETS` or `RETS-STATUS`): the result was truncated.
-        public var truncated = false
+        package var truncated = false
 
-        public init(name: String, records: Int, declaredCount: Int? = nil, maxRows: Bool = false,
+        package init(name: String, records: Int, declaredCount: Int? = nil, maxRows: Bool = false,
                     truncated: Bool = false) {
             self.name = name
             self.records = records
@@ -43,7 +43,7 @@ public struct Completeness: Sendable, Hashable {
     /// the rows its own `COUNT` announces (files split by hand, each counting itself), or every part announces the
     /// same total and the parts together hold exactly that many (offset-paged replies, each repeating the query's
     /// total).
-    public init(parts: [Part], stoppedAtPages: Int? = nil) {
+    package init(parts: [Part], stoppedAtPages: Int? = nil) {
         var reasons: [String] = []
         let named = parts.count > 1
         func tagged(_ reason: String, _ part: Part) -> String { named ? "\(reason) in \(part.name)" : reason }
@@ -67,5 +67,5 @@ public struct Completeness: Sendable, Hashable {
     }
 
     /// `MAXROWS, RETS 20208, COUNT 160 > 120 rows read`.
-    public var summary: String { reasons.joined(separator: ", ") }
+    package var summary: String { reasons.joined(separator: ", ") }
 }

@@ -1,10 +1,10 @@
 /// The two kinds of record mlsfeed loads, with their columns in table order.
-public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
+package enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
     case listing
     case agent
 
     /// The typed columns of the entity's table (besides `source`, `extra`, `content_hash` and bookkeeping).
-    public var columns: [Column] {
+    package var columns: [Column] {
         switch self {
         case .listing: return Column.listing
         case .agent: return Column.agent
@@ -12,7 +12,7 @@ public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// Column name → its index in `columns`.
-    public var columnIndex: [String: Int] {
+    package var columnIndex: [String: Int] {
         switch self {
         case .listing: return Column.listingIndex
         case .agent: return Column.agentIndex
@@ -29,7 +29,7 @@ public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The column that identifies a record within its source (always the first column).
-    public var keyColumn: String {
+    package var keyColumn: String {
         switch self {
         case .listing: return "listing_id"
         case .agent: return "agent_mls_id"
@@ -38,20 +38,20 @@ public enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// A typed column of `listings` or `agents` (see `shared/spec/data-model.md`).
-public struct Column: Sendable, Hashable {
-    public enum SQLType: String, Sendable {
+package struct Column: Sendable, Hashable {
+    package enum SQLType: String, Sendable {
         case text, integer, numeric, double = "double precision", date, timestamptz
     }
 
-    public var name: String
-    public var type: SQLType
+    package var name: String
+    package var type: SQLType
 
-    public init(_ name: String, _ type: SQLType) {
+    package init(_ name: String, _ type: SQLType) {
         self.name = name
         self.type = type
     }
 
-    public static let listing: [Column] = [
+    package static let listing: [Column] = [
         Column("listing_id", .text), Column("standard_status", .text), Column("property_type", .text),
         Column("list_price", .numeric), Column("original_list_price", .numeric), Column("close_price", .numeric),
         Column("listing_contract_date", .date), Column("modification_timestamp", .timestamptz),
@@ -73,7 +73,7 @@ public struct Column: Sendable, Hashable {
     static let listingModificationIndex = listingIndex["modification_timestamp"]!
     static let agentEmailIndex = agentIndex["email"]!
 
-    public static let agent: [Column] = [
+    package static let agent: [Column] = [
         Column("agent_mls_id", .text), Column("first_name", .text), Column("last_name", .text),
         Column("office_mls_id", .text), Column("office_name", .text), Column("office_phone", .text),
         Column("mobile_phone", .text), Column("email", .text),

@@ -1,9 +1,9 @@
 /// Minimal, deterministic JSON text writing shared by the JSONL output and the loader's jsonb columns.
 ///
 /// Works on UTF-8 bytes: most feed text needs no escaping and is copied as is.
-public enum JSONText {
+package enum JSONText {
     /// `s` as a JSON string literal.
-    public static func string(_ s: String) -> String {
+    package static func string(_ s: String) -> String {
         var out: [UInt8] = []
         append(s, to: &out)
         return String(decoding: out, as: UTF8.self)
@@ -11,7 +11,7 @@ public enum JSONText {
 
     /// Raw fields as a JSON object in source order; a repeated key becomes an array of its values.
     /// This is the shape of the `extra` jsonb column.
-    public static func object(_ fields: [RawField]) -> String {
+    package static func object(_ fields: [RawField]) -> String {
         var out: [UInt8] = []
         var writer = ObjectWriter()
         writer.append(fields, to: &out)
@@ -20,7 +20,7 @@ public enum JSONText {
 
     /// Raw fields as a JSON object like `object`, the keys in `alwaysArrays` written as arrays even with one value
     /// (multi-value lookup fields: `{"Features": ["Pool"]}`, never sometimes a string).
-    public static func object(_ fields: [RawField], alwaysArrays: Set<String>) -> [UInt8] {
+    package static func object(_ fields: [RawField], alwaysArrays: Set<String>) -> [UInt8] {
         var order: [String] = []
         var grouped: [String: [String]] = [:]
         for field in fields {
@@ -50,13 +50,13 @@ public enum JSONText {
 
     /// Writes `object`s one after the other, remembering the last key list found free of repeats: records of one
     /// feed share their keys, so the check for repeated keys is then a comparison of (shared) key strings.
-    public struct ObjectWriter {
+    package struct ObjectWriter {
         private var uniqueKeys: [String] = []
 
-        public init() {}
+        package init() {}
 
         /// Appends `fields` as a JSON object (see `JSONText.object`).
-        public mutating func append(_ fields: [RawField], to out: inout [UInt8]) {
+        package mutating func append(_ fields: [RawField], to out: inout [UInt8]) {
             out.append(0x7B)
             if keysAreUnique(fields) {
                 for (i, field) in fields.enumerated() {
@@ -117,7 +117,7 @@ public enum JSONText {
     }
 
     /// Raw fields as a JSON array of `[key, value]` pairs: order and repeats kept exactly (rejects' raw fields).
-    public static func pairs(_ fields: [RawField]) -> String {
+    package static func pairs(_ fields: [RawField]) -> String {
         var out: [UInt8] = [0x5B]
         for (i, field) in fields.enumerated() {
             if i > 0 { out.append(0x2C) }

@@ -1,31 +1,31 @@
 /// A typed listing or agent: canonical column values, the unmapped source keys, and where it came from.
-public struct NormalizedRecord: Sendable, Hashable {
-    public var entity: Entity
+package struct NormalizedRecord: Sendable, Hashable {
+    package var entity: Entity
     /// The values in the entity's column order (`entity.columns`); nil is NULL.
-    public var columns: [Value?]
+    package var columns: [Value?]
     /// Every source key the mapping did not place, verbatim, in source order (repeats kept).
-    public var extra: [RawField]
-    public var position: SourcePosition
+    package var extra: [RawField]
+    package var position: SourcePosition
     /// Run-wide 0-based ordinal in feed order; among duplicates with equal timestamps the higher one wins.
-    public var ordinal: Int
+    package var ordinal: Int
     /// Hex hash of the normalized content (values and extra, not position): equal hashes mean an unchanged row.
-    public var contentHash: String
+    package var contentHash: String
     /// The raw fingerprint of the record it came from (`RawHash`), kept with the listing so the next run can
     /// recognise an unchanged copy; nil when the record had warnings (they must be counted again) or is an agent.
-    public var rawHash: UInt64?
+    package var rawHash: UInt64?
     /// An unchanged copy of a stored listing: `values` holds only its key and modification timestamp, and the
     /// load sends just the key.
-    public var isStored: Bool
+    package var isStored: Bool
     /// Columns (bit `i` for `columns[i]`) whose source keys the feed does not carry: the merge keeps their stored
     /// values (a new listing gets the value here: the field's default, or NULL). 0 for a full record.
-    public var absent: UInt64 = 0
+    package var absent: UInt64 = 0
     /// A structured record's unmapped content as a JSON object (then `extra` is empty); nil for flat records.
-    public var extraJSON: [UInt8]?
+    package var extraJSON: [UInt8]?
     /// A deletion (`deleted_when`): its listing is withdrawn, never inserted; `columns` holds only the key and the
     /// modification timestamp.
-    public var isDeletion = false
+    package var isDeletion = false
 
-    public init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
+    package init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
                 contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0,
                 extraJSON: [UInt8]? = nil) {
         precondition(columns.count == entity.columns.count, "one value per column of \(entity.rawValue)")
@@ -42,12 +42,12 @@ public struct NormalizedRecord: Sendable, Hashable {
     }
 
     /// Whether the feed carries column `index` (see `absent`).
-    public func carries(_ index: Int) -> Bool {
+    package func carries(_ index: Int) -> Bool {
         absent & (1 << UInt64(index)) == 0
     }
 
     /// A record given as column name → value (a column absent is NULL); names must be the entity's columns.
-    public init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int,
+    package init(entity: Entity, values: [String: Value], extra: [RawField], position: SourcePosition, ordinal: Int,
                 contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false) {
         self.init(entity: entity, columns: entity.columns.map { values[$0.name] }, extra: extra, position: position,
                   ordinal: ordinal, contentHash: contentHash, rawHash: rawHash, isStored: isStored)
@@ -55,7 +55,7 @@ public struct NormalizedRecord: Sendable, Hashable {
     }
 
     /// Column name → value of the non-NULL columns (a view of `columns`; setting it replaces them all).
-    public var values: [String: Value] {
+    package var values: [String: Value] {
         get {
             var out: [String: Value] = [:]
             for (column, value) in zip(entity.columns, columns) { if let value { out[column.name] = value } }
@@ -67,13 +67,13 @@ public struct NormalizedRecord: Sendable, Hashable {
     }
 
     /// The record's key within its source (MLS number, agent id), when present: the first column.
-    public var key: String? {
+    package var key: String? {
         if case .text(let k)? = columns[0] { return k }
         return nil
     }
 
     /// The modification timestamp (UTC canonical text) that decides which duplicate wins.
-    public var modificationTimestamp: String? {
+    package var modificationTimestamp: String? {
         guard entity == .listing, case .timestamp(let t)? = columns[Column.listingModificationIndex] else { return nil }
         return t
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Equal fingerprints mean the same keys, the same value bytes and the same mapping, time zone and
 /// normalization code: normalizing the record again would give the same row. The load keeps it with each listing
 /// (`listings.raw_hash`), so the next run can recognise an unchanged listing before normalizing it.
-public struct RawHash: Sendable {
+package struct RawHash: Sendable {
     /// Bump when normalization or validation changes what a given record becomes, and add the new outputs' digest
     /// to `NormalizationFingerprintTests` (which fails, saying so, when the outputs change and this does not).
     /// 2: fractions of a second kept, more date/time formats, exact integers, Canadian postal codes, folded enums;
@@ -13,10 +13,10 @@ public struct RawHash: Sendable {
     static let normalizationVersion = "mlsfeed-normalize-2"
 
     /// The configuration part of every fingerprint.
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// The seed for records read with `mapping` in `zone`.
-    public init(mapping: Mapping, zone: TimeZone?) {
+    package init(mapping: Mapping, zone: TimeZone?) {
         var hash = ContentHash()
         hash.update(RawHash.normalizationVersion)
         hash.separator()
@@ -27,7 +27,7 @@ public struct RawHash: Sendable {
     }
 
     /// The fingerprint of a key list, computed once per list and combined into each record's.
-    public static func keys(_ keys: [String]) -> UInt64 {
+    package static func keys(_ keys: [String]) -> UInt64 {
         var hash = ContentHash()
         for key in keys {
             hash.update(key)
@@ -37,7 +37,7 @@ public struct RawHash: Sendable {
     }
 
     /// A record given as its keys' fingerprint and its delimited values text (triples).
-    public func of(keys: UInt64, values: UnsafeRawBufferPointer) -> UInt64 {
+    func of(keys: UInt64, values: UnsafeRawBufferPointer) -> UInt64 {
         var hash = ContentHash()
         hash.mix(seed)
         hash.mix(keys)
@@ -46,7 +46,7 @@ public struct RawHash: Sendable {
     }
 
     /// A record given as its fields (RETS, plain XML).
-    public func of(_ fields: [RawField]) -> UInt64 {
+    package func of(_ fields: [RawField]) -> UInt64 {
         var hash = ContentHash()
         hash.mix(seed)
         Self.mix(fields, into: &hash)
@@ -55,7 +55,7 @@ public struct RawHash: Sendable {
 
     /// A record with whatever it holds besides fields: a structured record's unmapped content and repeated
     /// elements count too.
-    public func of(_ record: RawRecord) -> UInt64 {
+    package func of(_ record: RawRecord) -> UInt64 {
         guard record.extraJSON != nil || !record.children.isEmpty else { return of(record.fields) }
         var hash = ContentHash()
         hash.mix(seed)

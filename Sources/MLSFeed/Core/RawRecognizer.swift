@@ -2,16 +2,16 @@ import Foundation
 
 /// What the parse and normalize stages need to fingerprint records (`RawHash`) and to recognise the unchanged
 /// copies of listings the database already holds (`StoredListings`), which then skip normalizing.
-public struct RawRecognizer: Sendable {
-    public let hash: RawHash
+package struct RawRecognizer: Sendable {
+    package let hash: RawHash
     /// Read from the database while the parse begins; `stored` waits for it (read it once per batch).
-    public let pendingStored: Pending<StoredListings>
+    package let pendingStored: Pending<StoredListings>
     /// The source keys a recognised record still needs: its key's and the embedded agent's (agents are merged
     /// by the last record naming them, so they are read from every listing, changed or not).
-    public let neededKeys: Set<String>
+    package let neededKeys: Set<String>
 
     /// A recognizer for a listing mapping; nil for other entities (only listings keep their raw fingerprint).
-    public init?(mapping: Mapping, zone: TimeZone?, stored: Pending<StoredListings>) {
+    package init?(mapping: Mapping, zone: TimeZone?, stored: Pending<StoredListings>) {
         guard mapping.entity == .listing else { return nil }
         hash = RawHash(mapping: mapping, zone: zone)
         self.pendingStored = stored
@@ -20,5 +20,5 @@ public struct RawRecognizer: Sendable {
     }
 
     /// The stored listings, once read (blocks until then).
-    public var stored: StoredListings { pendingStored.value }
+    package var stored: StoredListings { pendingStored.value }
 }

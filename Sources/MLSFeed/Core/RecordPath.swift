@@ -7,39 +7,39 @@
 /// predicate (`Phone[@PhoneType='Telephone']`); the last part may be an attribute (`@ID`, `Office/@ID`); `.` is
 /// the element itself. A plain name also matches an attribute of that name when no child element has it (the
 /// flat-record shape `<location lat=".." lon=".."/>`).
-public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
+package struct RecordPath: Sendable, Hashable, CustomStringConvertible {
     /// One element step.
-    public struct Step: Sendable, Hashable {
-        public var name: String
+    package struct Step: Sendable, Hashable {
+        package var name: String
         /// The namespace prefix, resolved through `format.namespaces`.
-        public var prefix: String?
+        package var prefix: String?
         /// `[@attribute='value']`: only elements whose attribute has that value.
-        public var predicate: Predicate?
+        package var predicate: Predicate?
     }
 
     /// An attribute test on a step.
-    public struct Predicate: Sendable, Hashable {
-        public var attribute: String
-        public var value: String
+    package struct Predicate: Sendable, Hashable {
+        package var attribute: String
+        package var value: String
     }
 
     /// The element steps, outermost first (empty for `.` and for an attribute of the element itself).
-    public var steps: [Step]
+    package var steps: [Step]
     /// The attribute read at the end of the steps, if the path ends in `@name`.
-    public var attribute: String?
+    package var attribute: String?
     /// The path as written.
-    public var description: String
+    package var description: String
 
     /// True for a path that names one child (or attribute) of the record and nothing more: the shape of a flat key.
-    public var isPlainName: Bool {
+    package var isPlainName: Bool {
         steps.count == 1 && attribute == nil && steps[0].prefix == nil && steps[0].predicate == nil
     }
 
     /// The prefixes the path uses.
-    public var prefixes: [String] { steps.compactMap(\.prefix) }
+    package var prefixes: [String] { steps.compactMap(\.prefix) }
 
     /// Parses `text`; a mistake is described in a sentence that names the part at fault.
-    public init(parsing text: String) throws(RecordPathError) {
+    package init(parsing text: String) throws(RecordPathError) {
         description = text
         steps = []
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -128,10 +128,10 @@ public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A path in a mapping that cannot be read.
-public struct RecordPathError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
+package struct RecordPathError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,35 +1,35 @@
 /// Why one field (or the record as a whole) failed: the field, the raw value and the rule it broke.
-public struct RejectReason: Sendable, Hashable, CustomStringConvertible {
+package struct RejectReason: Sendable, Hashable, CustomStringConvertible {
     /// Canonical field name, or `record` for whole-record defects.
-    public var field: String
-    public var rawValue: String?
-    public var rule: String
+    package var field: String
+    package var rawValue: String?
+    package var rule: String
 
-    public init(field: String, rawValue: String?, rule: String) {
+    package init(field: String, rawValue: String?, rule: String) {
         self.field = field
         self.rawValue = rawValue
         self.rule = rule
     }
 
-    public var description: String {
+    package var description: String {
         if let raw = rawValue { return "\(field): \(rule) (\(quoted(raw)))" }
         return "\(field): \(rule)"
     }
 }
 
 /// A record that failed validation, kept whole with its raw fields so it can be fixed and replayed.
-public struct Reject: Sendable, Hashable {
-    public var entity: Entity
-    public var key: String?
-    public var position: SourcePosition
-    public var ordinal: Int
-    public var reasons: [RejectReason]
-    public var raw: [RawField]
+package struct Reject: Sendable, Hashable {
+    package var entity: Entity
+    package var key: String?
+    package var position: SourcePosition
+    package var ordinal: Int
+    package var reasons: [RejectReason]
+    package var raw: [RawField]
     /// A structured record kept whole as JSON (elements as keys, `@attr` attributes, `#text` mixed text); nil for
     /// flat records, whose `raw` fields are the whole record.
-    public var rawJSON: [UInt8]?
+    package var rawJSON: [UInt8]?
 
-    public init(entity: Entity, key: String?, position: SourcePosition, ordinal: Int, reasons: [RejectReason],
+    package init(entity: Entity, key: String?, position: SourcePosition, ordinal: Int, reasons: [RejectReason],
                 raw: [RawField], rawJSON: [UInt8]? = nil) {
         self.entity = entity
         self.key = key
@@ -41,7 +41,7 @@ public struct Reject: Sendable, Hashable {
     }
 
     /// `file:line:col: error: MLS 230012345: list_price: not a price ("call agent"); ...`
-    public var diagnostic: String {
+    package var diagnostic: String {
         let who = key.map { "\(entity == .listing ? "MLS" : "agent") \($0): " } ?? ""
         return "\(position): error: \(who)\(reasons.map(\.description).joined(separator: "; "))"
     }

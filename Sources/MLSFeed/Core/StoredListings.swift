@@ -3,7 +3,7 @@
 ///
 /// Read once per run (`LoadSession.storedListings`). A sorted array of 16-byte entries: 16 MB for a million
 /// listings. Two different records collide in 64 bits with a chance of about 1 in 3·10⁷ per million listings.
-public struct StoredListings: Sendable {
+package struct StoredListings: Sendable {
     struct Entry: Sendable {
         var hash: UInt64
         /// Microseconds since the epoch; `Int64.min` when the listing has no modification timestamp.
@@ -16,10 +16,10 @@ public struct StoredListings: Sendable {
     private var starts: [UInt32] = []
     private static let prefixBits = 16
 
-    public init() {}
+    package init() {}
 
     /// A set of `(raw fingerprint, modification time in epoch microseconds or nil)` pairs.
-    public init<S: Sequence>(_ pairs: S) where S.Element == (UInt64, Int64?) {
+    package init<S: Sequence>(_ pairs: S) where S.Element == (UInt64, Int64?) {
         var builder = Builder()
         for (hash, micros) in pairs { builder.append(hash, microseconds: micros) }
         self = builder.build()
@@ -27,20 +27,20 @@ public struct StoredListings: Sendable {
 
     /// On-market listings when the set was read: those with a fingerprint (`count`) and those without one; nil
     /// for `unavailable`.
-    public private(set) var onMarket: Int? = 0
+    package private(set) var onMarket: Int? = 0
 
     /// An empty set standing in for one that could not be read: nothing is recognised, nothing is counted.
-    public static var unavailable: StoredListings {
+    package static var unavailable: StoredListings {
         var set = StoredListings()
         set.onMarket = nil
         return set
     }
 
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// The stored copy a record with this raw fingerprint would repeat, if any.
-    public func lookup(_ hash: UInt64) -> StoredCopy? {
+    package func lookup(_ hash: UInt64) -> StoredCopy? {
         guard !entries.isEmpty else { return nil }
         let prefix = Int(hash >> UInt64(64 - StoredListings.prefixBits))
         var low = Int(starts[prefix])
@@ -55,24 +55,24 @@ public struct StoredListings: Sendable {
     }
 
     /// Collects entries (of a known count, when given) and sorts them once.
-    public struct Builder {
+    package struct Builder {
         private var entries: [Entry] = []
         private var withoutFingerprint = 0
 
-        public init(expectedCount: Int = 0) {
+        package init(expectedCount: Int = 0) {
             entries.reserveCapacity(expectedCount)
         }
 
-        public mutating func append(_ hash: UInt64, microseconds: Int64?) {
+        package mutating func append(_ hash: UInt64, microseconds: Int64?) {
             entries.append(Entry(hash: hash, microseconds: microseconds ?? .min))
         }
 
         /// Counts an on-market listing that has no fingerprint (it is never recognised).
-        public mutating func countWithoutFingerprint() {
+        package mutating func countWithoutFingerprint() {
             withoutFingerprint += 1
         }
 
-        public consuming func build() -> StoredListings {
+        package consuming func build() -> StoredListings {
             var set = StoredListings()
             set.onMarket = entries.count + withoutFingerprint
             entries.sort { $0.hash < $1.hash }
@@ -88,16 +88,16 @@ public struct StoredListings: Sendable {
 }
 
 /// A record recognised as an unchanged copy of a stored listing: it needs no normalizing, only its key.
-public struct StoredCopy: Sendable, Hashable {
+package struct StoredCopy: Sendable, Hashable {
     /// The stored listing's modification time, microseconds since the epoch (timestamptz keeps microseconds).
-    public var epochMicroseconds: Int64?
+    package var epochMicroseconds: Int64?
 
-    public init(epochMicroseconds: Int64?) {
+    package init(epochMicroseconds: Int64?) {
         self.epochMicroseconds = epochMicroseconds
     }
 
     /// The modification timestamp in the canonical form `Value.timestamp` holds.
-    public var modificationTimestamp: String? {
+    package var modificationTimestamp: String? {
         epochMicroseconds.map { micros in
             let seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
             return Coercion.formatTimestamp(Int(seconds), microseconds: Int(micros - seconds * 1_000_000))

@@ -3,9 +3,9 @@
 /// A record whose key is in the window is compared with the kept one by (modification timestamp, ordinal): the
 /// loser is dropped and counted. Keys that have left the window are resolved downstream by the database
 /// (`DISTINCT ON` in the merge), so memory stays bounded whatever the feed size.
-public struct DedupeWindow: Sendable {
+package struct DedupeWindow: Sendable {
     /// What to do with an incoming record.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// First of its key in the window: pass it on.
         case keep
         /// Newer than the one kept: pass it on; the older one already sent is a duplicate the loader resolves.
@@ -20,22 +20,22 @@ public struct DedupeWindow: Sendable {
         var generation: Int
     }
 
-    public let capacity: Int
+    package let capacity: Int
     private var seen: [String: Seen] = [:]
     /// Keys in arrival order, for eviction; entries whose generation no longer matches are stale.
     private var order: [(key: String, generation: Int)] = []
     private var orderStart = 0
     private var generation = 0
-    public private(set) var dropped = 0
-    public private(set) var superseded = 0
+    package private(set) var dropped = 0
+    package private(set) var superseded = 0
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity > 0)
         self.capacity = capacity
     }
 
     /// Decides the fate of a record with `key`, `timestamp` (canonical UTC text, or nil) and feed `ordinal`.
-    public mutating func offer(key: String, timestamp: String?, ordinal: Int) -> Decision {
+    package mutating func offer(key: String, timestamp: String?, ordinal: Int) -> Decision {
         generation += 1
         let now = generation
         // One hash of the key: the entry is read and written in place (generation 0 marks a new entry).

@@ -5,9 +5,9 @@
 /// merge has fewer duplicates to resolve. Copies that already left are resolved by the loader's merge.
 /// Agents are few (thousands) but repeat in every listing that names them, so they are deduped exactly: an agent
 /// is passed on when first seen and again only if its content changed.
-public struct Deduper: Sendable {
+package struct Deduper: Sendable {
     /// An item moving through the stage in feed order.
-    public enum Item: Sendable {
+    package enum Item: Sendable {
         case record(NormalizedRecord)
         case reject(Reject)
     }
@@ -22,22 +22,22 @@ public struct Deduper: Sendable {
     /// MLS number → absolute slot index of its held listing.
     private var heldListing: [String: Int] = [:]
     private var released = 0
-    public private(set) var agentRepeats = 0
+    package private(set) var agentRepeats = 0
     /// Superseded listings dropped while still held.
-    public private(set) var droppedHeld = 0
+    package private(set) var droppedHeld = 0
 
-    public init(windowCapacity: Int, hold: Int = 1_000) {
+    package init(windowCapacity: Int, hold: Int = 1_000) {
         window = DedupeWindow(capacity: windowCapacity)
         self.hold = max(0, hold)
     }
 
     /// Listings dropped as older duplicates in memory (within the window, or superseded while held).
-    public var droppedListings: Int { window.dropped + droppedHeld }
+    package var droppedListings: Int { window.dropped + droppedHeld }
     /// Listings passed on although an older copy had already left the stage: the loader's merge discards that copy.
-    public var supersededListings: Int { window.superseded - droppedHeld }
+    package var supersededListings: Int { window.superseded - droppedHeld }
 
     /// Takes one batch (records and rejects, each in feed order) and returns what leaves the stage, in feed order.
-    public mutating func process(records: [NormalizedRecord], rejects: [Reject]) -> [Item] {
+    package mutating func process(records: [NormalizedRecord], rejects: [Reject]) -> [Item] {
         var r = 0
         for record in records {
             while r < rejects.count && rejects[r].ordinal < record.ordinal {
@@ -51,7 +51,7 @@ public struct Deduper: Sendable {
     }
 
     /// Everything still held, at the end of the input.
-    public mutating func finish() -> [Item] {
+    package mutating func finish() -> [Item] {
         release(keeping: 0)
     }
 

@@ -1,5 +1,5 @@
 /// One input's bytes as a stream of chunks, with its identity known once fully read.
-public protocol ChunkSource: AnyObject {
+package protocol ChunkSource: AnyObject {
     /// Where the bytes come from, safe to print (credentials redacted).
     var location: String { get }
     /// The next chunk (≈1 MiB), or nil at the end. Throws `FetchError` with a clear message.
@@ -12,5 +12,5 @@ public protocol ChunkSource: AnyObject {
 }
 
 extension ChunkSource {
-    public var lastModified: String? { identity.lastModified }
+    package var lastModified: String? { identity.lastModified }
 }

@@ -1,9 +1,9 @@
 /// Validators from the last successful run, sent as a conditional GET (`If-None-Match`, `If-Modified-Since`).
-public struct Conditional: Sendable, Hashable {
-    public var etag: String?
-    public var lastModified: String?
+package struct Conditional: Sendable, Hashable {
+    package var etag: String?
+    package var lastModified: String?
 
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    package init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
     }

@@ -6,7 +6,7 @@ extension FetchSettings {
                              "rate_limit", "replication", "deleted_when"]
 
     /// Reads `source.http:`; nil gives the defaults. `${ENV}` is already expanded by the YAML loader.
-    public init(config node: ConfigNode?) throws {
+    package init(config node: ConfigNode?) throws {
         self.init()
         guard let node else { return }
         try node.keys(allowed: Self.configKeys)

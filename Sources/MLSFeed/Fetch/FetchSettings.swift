@@ -2,9 +2,9 @@ import Foundation
 
 /// How http(s) inputs are requested: query parameters, auth, paging, timeouts, retries and TLS trust
 /// (`source.http:`), and where their bodies are spooled.
-public struct FetchSettings: Sendable {
+package struct FetchSettings: Sendable {
     /// Credentials sent with every request.
-    public enum Auth: Sendable, Hashable {
+    package enum Auth: Sendable, Hashable {
         case basic(user: String, password: String)
         case bearer(String)
         /// An API key sent as a request header.
@@ -16,24 +16,24 @@ public struct FetchSettings: Sendable {
     }
 
     /// Page-number or offset paging: each page is one request, until a page has no records or `maxPages`.
-    public struct Paging: Sendable, Hashable {
+    package struct Paging: Sendable, Hashable {
         /// Which parameter moves from page to page, and by how much.
-        public enum Mode: Sendable, Hashable {
+        package enum Mode: Sendable, Hashable {
             /// `param` = start, start + 1, ...
             case page(param: String)
             /// `param` = start, start + size, ...
             case offset(param: String)
         }
 
-        public var mode: Mode
+        package var mode: Mode
         /// The first page number (default 1) or offset (default 0).
-        public var start: Int
+        package var start: Int
         /// The page-size parameter, if the server takes one.
-        public var sizeParam: String?
-        public var size: Int
-        public var maxPages: Int
+        package var sizeParam: String?
+        package var size: Int
+        package var maxPages: Int
 
-        public init(mode: Mode, start: Int? = nil, sizeParam: String? = nil, size: Int = 500, maxPages: Int = 1000) {
+        package init(mode: Mode, start: Int? = nil, sizeParam: String? = nil, size: Int = 500, maxPages: Int = 1000) {
             self.mode = mode
             if let start {
                 self.start = start
@@ -60,33 +60,33 @@ public struct FetchSettings: Sendable {
     }
 
     /// Query parameters added to the URL, in order.
-    public var params: [(String, String)]
-    public var auth: Auth?
-    public var paging: Paging?
+    package var params: [(String, String)]
+    package var auth: Auth?
+    package var paging: Paging?
     /// Seconds to wait for the response headers (connecting and TLS included).
-    public var connectTimeout: Double
+    package var connectTimeout: Double
     /// Seconds without a byte of the body before the request fails.
-    public var readTimeout: Double
+    package var readTimeout: Double
     /// Requests made at most, the first included.
-    public var attempts: Int
+    package var attempts: Int
     /// The first retry waits about this many seconds, doubling after each failure (with jitter).
-    public var backoff: Double
+    package var backoff: Double
     /// The longest wait between two attempts, in seconds: it caps the backoff and a server's `Retry-After` alike.
-    public var maxBackoff: Double
+    package var maxBackoff: Double
     /// A PEM file of CA certificates that verifies https servers in place of libcurl's default bundle
     /// (`source.http.ca_file`, relative to the pipeline file).
-    public var caFile: String?
+    package var caFile: String?
     /// The private directory (0700) where bodies are spooled before parsing: `<data_dir>/spool` from the caller,
     /// else `$TMPDIR/mlsfeed-spool-<uid>`.
-    public var spoolDirectory: String
+    package var spoolDirectory: String
     /// Extra request headers (not secrets: those belong in `auth`).
-    public var headers: [(String, String)]
+    package var headers: [(String, String)]
     /// A RESO Web API (OData) source: its query, budgets, replication and deletes; nil for other inputs.
-    public var webAPI: WebAPISettings?
+    package var webAPI: WebAPISettings?
     /// Told about each retry, e.g. `GET http://host/feed.xml: HTTP 500 Internal Server Error; retry 1 of 3 in 0.5 s`.
-    public var log: (@Sendable (String) -> Void)?
+    package var log: (@Sendable (String) -> Void)?
 
-    public init(params: [(String, String)] = [], auth: Auth? = nil, paging: Paging? = nil,
+    package init(params: [(String, String)] = [], auth: Auth? = nil, paging: Paging? = nil,
                 connectTimeout: Double = 10, readTimeout: Double = 60, attempts: Int = 4, backoff: Double = 0.5,
                 maxBackoff: Double = 30, caFile: String? = nil, spoolDirectory: String? = nil,
                 headers: [(String, String)] = [], log: (@Sendable (String) -> Void)? = nil) {
@@ -118,5 +118,5 @@ public struct FetchSettings: Sendable {
     }
 
     /// Masks this configuration's secrets (and any URL password or credential-like query value).
-    public var redactor: Redactor { Redactor(secrets: secrets) }
+    package var redactor: Redactor { Redactor(secrets: secrets) }
 }

@@ -1,16 +1,16 @@
 import HTTPClient
 
 /// Opens inputs as chunk streams: local files, standard input and http(s) URLs, gzip decompressed on the fly.
-public enum Fetcher {
+package enum Fetcher {
     /// The size of the chunks handed to the parser.
-    public static let chunkSize = 1 << 20
+    package static let chunkSize = 1 << 20
 
     /// Opens one input: a local file (`.gz` decompressed as a stream by zlib — detected by magic bytes, not by
     /// name), stdin (`-`, gzip detected the same way), or an http(s) URL (`settings` gives its parameters, auth,
     /// timeouts and retries; with `conditional`, a 304 answer gives `.notModified`).
     ///
     /// A URL with `settings.paging` is several requests: open it with `pages(_:settings:)` instead.
-    public static func open(_ input: InputFile, settings: FetchSettings = FetchSettings(),
+    package static func open(_ input: InputFile, settings: FetchSettings = FetchSettings(),
                             conditional: Conditional? = nil) throws -> FetchOutcome {
         try open(input, settings: settings, conditional: conditional, cancellation: Cancellation())
     }
@@ -35,7 +35,7 @@ public enum Fetcher {
     }
 
     /// The pages of a paged http(s) input (`settings.paging`), fetched one at a time as the caller asks.
-    public static func pages(_ input: InputFile, settings: FetchSettings) throws -> PagedSource {
+    package static func pages(_ input: InputFile, settings: FetchSettings) throws -> PagedSource {
         try pages(input, settings: settings, cancellation: Cancellation())
     }
 
@@ -57,14 +57,14 @@ public enum Fetcher {
     /// The key the run ledger stores `input` under and looks it up by: for a URL the full request URL (parameters
     /// and a query API key included) with secrets masked, for a file its path. It equals the `location` of the
     /// identity the fetch gives, so a lookup made before fetching finds what the last run recorded.
-    public static func ledgerLocation(of input: InputFile, settings: FetchSettings) throws -> String {
+    package static func ledgerLocation(of input: InputFile, settings: FetchSettings) throws -> String {
         guard InputLocator.isURL(input.location) else { return input.location }
         return try HTTPRequestPlan(base: input.location, settings: settings, conditional: nil).location
     }
 
     /// Why a local gzip file is damaged, if it is: it is decompressed to its end (output discarded). A damaged
     /// stream yields garbage before zlib notices, so the parser often fails first; this names the real cause.
-    public static func gzipDamage(of input: InputFile) -> FetchError? {
+    package static func gzipDamage(of input: InputFile) -> FetchError? {
         guard !InputLocator.isURL(input.location), input.location != "-",
               let raw = try? FileChunkSource(path: input.location),
               let (source, _) = try? decoded(raw), source is GzipChunkSource else { return nil }
@@ -79,7 +79,7 @@ public enum Fetcher {
     }
 
     /// Reads a local file to its end without parsing it, for its size and sha256 (to skip an unchanged file).
-    public static func identity(of input: InputFile) throws -> InputIdentity {
+    package static func identity(of input: InputFile) throws -> InputIdentity {
         let source = try FileChunkSource(path: input.location)
         while try source.next() != nil {}
         return source.identity

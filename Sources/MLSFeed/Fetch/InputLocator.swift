@@ -2,13 +2,13 @@ import Foundation
 
 /// Resolves `--input` / `source.input` — a path, a glob, a directory, `-` or a URL — to inputs in a deterministic
 /// order.
-public enum InputLocator {
-    public enum Order: String, Sendable { case name, mtime }
+package enum InputLocator {
+    package enum Order: String, Sendable { case name, mtime }
 
     /// Feed files in a directory: XML and gzipped XML, never hidden files.
     static let feedExtensions: Set<String> = ["xml", "gz", "txt"]
 
-    public static func resolve(_ spec: String, order: Order = .name) throws -> [InputFile] {
+    package static func resolve(_ spec: String, order: Order = .name) throws -> [InputFile] {
         if spec == "-" { return [InputFile(location: "-")] }
         if isURL(spec) { return [InputFile(location: spec)] }
         let fm = FileManager.default
@@ -42,7 +42,7 @@ public enum InputLocator {
     }
 
     /// True for an `http://` or `https://` URL (such an input is fetched, not looked up on disk).
-    public static func isURL(_ spec: String) -> Bool {
+    package static func isURL(_ spec: String) -> Bool {
         let lower = spec.prefix(8).lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }

@@ -8,14 +8,14 @@ import HTTPClient
 /// token is fetched when needed and once more when the server refuses it.
 ///
 /// Drive it like `PagedSource`: read each page to its end, then tell `pageRead(nextLink:)` what the parser found.
-public final class ODataSource {
+package final class ODataSource {
     /// The first request's URL, secrets masked.
-    public let location: String
-    public private(set) var pagesFetched = 0
+    package let location: String
+    package private(set) var pagesFetched = 0
     /// Set when a request budget ran out: paging stopped at a page boundary, and may resume then.
-    public private(set) var paused: RequestBudgetPause?
+    package private(set) var paused: RequestBudgetPause?
     /// True when paging stopped at `max_pages` with a next page still announced.
-    public private(set) var stoppedAtMaxPages = false
+    package private(set) var stoppedAtMaxPages = false
 
     private let base: String
     private let settings: FetchSettings
@@ -72,7 +72,7 @@ public final class ODataSource {
     }
 
     /// The next page's bytes, or nil when paging is over (no next link, `max_pages`, or a budget ran out).
-    public func nextPage() throws -> (any ChunkSource)? {
+    package func nextPage() throws -> (any ChunkSource)? {
         settle()
         guard let url = next else { return nil }
         guard pagesFetched < api.maxPages else {
@@ -103,14 +103,14 @@ public final class ODataSource {
     }
 
     /// What the parser found in the page just read: the page after it, if any.
-    public func pageRead(nextLink: String?) {
+    package func pageRead(nextLink: String?) {
         guard let nextLink, !nextLink.isEmpty else { return }
         // A relative link resolves against the resource URL.
         next = URL(string: nextLink, relativeTo: URL(string: base))?.absoluteString ?? nextLink
     }
 
     /// All pages as one input: total bytes, and the sha256 of the pages' sha256 digests in page order.
-    public var identity: InputIdentity {
+    package var identity: InputIdentity {
         settle()
         var hasher = SHA256()
         for digest in pageDigests { hasher.update(Array(digest.utf8)) }
@@ -119,7 +119,7 @@ public final class ODataSource {
     }
 
     /// Secrets to mask in anything printed about this source (the OAuth2 secret and token included).
-    public var redactor: Redactor { Redactor(secrets: settings.secrets + (token?.secrets ?? [])) }
+    package var redactor: Redactor { Redactor(secrets: settings.secrets + (token?.secrets ?? [])) }
 
     /// One page: paced, counted, with a fresh token after a 401 (once).
     private func fetch(_ url: String, settings pageSettings: FetchSettings) throws -> HTTPChunkSource {
@@ -171,18 +171,18 @@ package protocol RequestBudget: AnyObject {
 }
 
 /// A request budget is used up: the run stops at a page boundary and may resume at `until`.
-public struct RequestBudgetPause: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RequestBudgetPause: Error, Sendable, Equatable, CustomStringConvertible {
     /// When the exhausted window ends (UTC, ISO 8601).
-    public var until: String
+    package var until: String
     /// Which budget: `7200 requests per hour`.
-    public var budget: String
+    package var budget: String
 
-    public init(until: String, budget: String) {
+    package init(until: String, budget: String) {
         self.until = until
         self.budget = budget
     }
 
-    public var description: String {
+    package var description: String {
         "the request budget of \(budget) is used up; the run stopped at a page boundary and may resume after \(until)"
     }
 }

@@ -13,13 +13,13 @@ import HTTPClient
 /// }
 /// let identity = pages.identity
 /// ```
-public final class PagedSource {
+package final class PagedSource {
     /// The URL template with its fixed parameters, credentials redacted.
-    public let location: String
+    package let location: String
     /// Pages requested so far.
-    public private(set) var pagesFetched = 0
+    package private(set) var pagesFetched = 0
     /// True once `max_pages` pages were fetched without meeting an empty page.
-    public var reachedMaxPages: Bool { !stopped && pagesFetched >= paging.maxPages }
+    package var reachedMaxPages: Bool { !stopped && pagesFetched >= paging.maxPages }
 
     private let base: String
     private let settings: FetchSettings
@@ -47,7 +47,7 @@ public final class PagedSource {
 
     /// The next page's bytes, or nil when paging is over. The previous page should be read to its end first.
     /// Throws `CancellationError` once the run's cancellation (given to `Fetcher.pages`) is set.
-    public func nextPage() throws -> (any ChunkSource)? {
+    package func nextPage() throws -> (any ChunkSource)? {
         settle()
         guard !stopped, pagesFetched < paging.maxPages else { return nil }
         let plan = try HTTPRequestPlan(base: base, settings: settings,
@@ -73,12 +73,12 @@ public final class PagedSource {
     }
 
     /// Tells whether the page just read had records; a page without any ends the paging.
-    public func pageHadRecords(_ hadRecords: Bool) {
+    package func pageHadRecords(_ hadRecords: Bool) {
         if !hadRecords { stopped = true }
     }
 
     /// All pages as one input: total bytes, and the sha256 of the pages' sha256 digests in page order.
-    public var identity: InputIdentity {
+    package var identity: InputIdentity {
         settle()
         var hasher = SHA256()
         for digest in pageDigests { hasher.update(Array(digest.utf8)) }

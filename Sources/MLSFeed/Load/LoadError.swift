@@ -1,7 +1,7 @@
 /// Why a load cannot go on (another run holds the pipeline, a safety rule refused the run, a finished session).
-public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of stop it is, for the exit code.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Something went wrong.
         case failure
         /// A safety rule stopped the run (the withdraw guard, an incomplete dump): nothing changed, on purpose.
@@ -10,13 +10,13 @@ public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case busy
     }
 
-    public var message: String
-    public var kind: Kind
+    package var message: String
+    package var kind: Kind
 
-    public init(_ message: String, kind: Kind = .failure) {
+    package init(_ message: String, kind: Kind = .failure) {
         self.message = message
         self.kind = kind
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

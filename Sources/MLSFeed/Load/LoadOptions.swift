@@ -1,19 +1,19 @@
 /// What one load is: which pipeline and source, the mode, and the rules that guard a full dump's withdrawals.
-public struct LoadOptions: Sendable, Hashable {
-    public var source: String
-    public var pipeline: String
-    public var mode: LoadMode
+package struct LoadOptions: Sendable, Hashable {
+    package var source: String
+    package var pipeline: String
+    package var mode: LoadMode
     /// A full dump holding fewer than this share of the source's active listings fails unless `force`.
-    public var withdrawGuard: Double
-    public var force: Bool
+    package var withdrawGuard: Double
+    package var force: Bool
     /// What a full run does when the dump is incomplete (`force` does not override it).
-    public var onIncomplete: IncompletePolicy
+    package var onIncomplete: IncompletePolicy
     /// A plan (`mlsfeed plan`): the run does everything in its transaction, reads what it did into
     /// `LoadResult.plan` and rolls it all back. It records no ledger row, migrates nothing, drops no index (a
     /// first load merges through staging) and its run id is 0.
-    public var plan: Bool
+    package var plan: Bool
 
-    public init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
+    package init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
                 onIncomplete: IncompletePolicy = .fail, plan: Bool = false) {
         self.source = source
         self.pipeline = pipeline

@@ -1,41 +1,41 @@
 /// What a plan (`LoadOptions.plan`) found its run would do, beyond the counts of `LoadResult`: example keys of each
 /// outcome and the price and status changes it would write.
-public struct LoadPlan: Sendable, Hashable {
+package struct LoadPlan: Sendable, Hashable {
     /// Up to `LoadPlan.exampleLimit` keys (MLS numbers, agent ids) of each outcome, in key order.
-    public struct Examples: Sendable, Hashable {
-        public var inserted: [String] = []
-        public var updated: [String] = []
-        public var unchanged: [String] = []
-        public var stale: [String] = []
-        public var withdrawn: [String] = []
+    package struct Examples: Sendable, Hashable {
+        package var inserted: [String] = []
+        package var updated: [String] = []
+        package var unchanged: [String] = []
+        package var stale: [String] = []
+        package var withdrawn: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
     /// One price or status change the run would record in `listing_history`.
-    public struct Change: Sendable, Hashable {
-        public var listingID: String
+    package struct Change: Sendable, Hashable {
+        package var listingID: String
         /// `price`, `status`, `price+status`, `withdrawn` or `returned`.
-        public var change: String
-        public var oldPrice: String?
-        public var newPrice: String?
-        public var oldStatus: String?
-        public var newStatus: String?
+        package var change: String
+        package var oldPrice: String?
+        package var newPrice: String?
+        package var oldStatus: String?
+        package var newStatus: String?
     }
 
     /// How many examples of each outcome a plan keeps.
-    public static let exampleLimit = 10
+    package static let exampleLimit = 10
     /// How many changes of each kind a plan quotes.
-    public static let changeLimit = 10
+    package static let changeLimit = 10
 
-    public var listings = Examples()
+    package var listings = Examples()
     /// Agents: inserted, updated and unchanged (agents are never stale nor withdrawn).
-    public var agents = Examples()
+    package var agents = Examples()
     /// How many history rows of each kind (`price`, `status`, `price+status`, `withdrawn`, `returned`) the run
     /// would write.
-    public var changeCounts: [String: Int] = [:]
+    package var changeCounts: [String: Int] = [:]
     /// The first `changeLimit` changes of each kind, by kind then MLS number.
-    public var changes: [Change] = []
+    package var changes: [Change] = []
 
-    public init() {}
+    package init() {}
 }

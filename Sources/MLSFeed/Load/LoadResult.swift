@@ -8,30 +8,30 @@ public struct LoadResult: Sendable, Hashable {
     /// Listings whose content was identical: not written at all.
     public var unchanged = 0
     /// Of the unchanged, records recognised by their raw fingerprint before normalizing: sent as keys only.
-    public var recognized = 0
+    package var recognized = 0
     /// Listings whose stored row is newer than the incoming one: left as they were.
     public var stale = 0
     /// Listings a full dump no longer carries, marked off-market.
     public var withdrawn = 0
     /// Listing records dropped because a newer (or later) record had the same MLS number in this run.
-    public var duplicates = 0
+    package var duplicates = 0
     public var agentsInserted = 0
     public var agentsUpdated = 0
     public var agentsUnchanged = 0
     /// The dump's as-of time (UTC, canonical): its header time, else its newest modification timestamp, else the
     /// time it was loaded.
-    public var asOf: String?
+    package var asOf: String?
     /// A full run that looked for listings to withdraw (complete, and not older than the last dump that did).
-    public var reconciled = false
+    package var reconciled = false
     /// The replication high-water mark after the run (the newest modification timestamp it loaded).
-    public var replicationMark: String?
+    package var replicationMark: String?
     /// What the load decided and the summary should say (an incomplete dump upserted only, an older dump
     /// withdrawing nothing).
-    public var notes: [String] = []
+    package var notes: [String] = []
     /// A plan's examples and price and status changes (nil for a real run).
-    public var plan: LoadPlan?
+    package var plan: LoadPlan?
 
-    public init(runID: Int64) {
+    package init(runID: Int64) {
         self.runID = runID
     }
 }

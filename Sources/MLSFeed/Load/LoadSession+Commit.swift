@@ -6,7 +6,7 @@ extension LoadSession {
     /// the run is recorded `failed` with the error and what it saw, and the error is rethrown.
     /// `totals.droppedDuplicates`: copies the pipeline's in-memory dedupe already dropped; the ledger counts them
     /// with the ones the merge resolves (the result's `duplicates` stays the merge's own count).
-    public func commit(_ totals: RunTotals) throws -> LoadResult {
+    package func commit(_ totals: RunTotals) throws -> LoadResult {
         try finishRun(status: totals.paused == nil ? "succeeded" : "paused", totals: totals) { data in
             var result = LoadResult(runID: runID)
             let plan = try reconciliation(data, totals, into: &result)
@@ -55,7 +55,7 @@ extension LoadSession {
     }
 
     /// `commit` with the counts given one by one.
-    public func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
+    package func commit(read: Int, rejected: Int, droppedDuplicates: Int = 0, inputs: [InputIdentity],
                        timings: [String: Double], warnings: [String]) throws -> LoadResult {
         try commit(RunTotals(read: read, rejected: rejected, droppedDuplicates: droppedDuplicates, inputs: inputs,
                              timings: timings, warnings: warnings))
@@ -63,7 +63,7 @@ extension LoadSession {
 
     /// Ends a run that had nothing to load (its input is the one run `matched` loaded): nothing is written but the
     /// ledger row, recorded `unchanged` with the inputs and the run it matched.
-    public func commitUnchanged(inputs: [InputIdentity], matched: Int64? = nil, timings: [String: Double] = [:],
+    package func commitUnchanged(inputs: [InputIdentity], matched: Int64? = nil, timings: [String: Double] = [:],
                                 warnings: [String] = []) throws -> LoadResult {
         matchedRun = matched
         return try finishRun(status: "unchanged", totals: RunTotals(inputs: inputs, timings: timings,
@@ -285,7 +285,7 @@ extension LoadSession {
     /// the run's transaction, so counts and data commit together; a failed run's on the ledger connection.
     static func recordRun(_ connection: Connection, id: Int64, status: String, result: LoadResult,
                           totals: RunTotals, matched: Int64? = nil, error: String? = nil) throws {
-        let warnings = (totals.warnings + result.notes).map { ConnectionString.redacted($0) }
+        let warnings = (totals.warnings + result.notes).map { Redactor.scrub($0) }
         try connection.execute("""
             UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), inputs = $3::jsonb,
                 read = $4, rejected = $5, duplicates = $6, inserted = $7, updated = $8, unchanged = $9,
@@ -299,18 +299,18 @@ extension LoadSession {
                   String(result.unchanged), String(result.stale), String(result.withdrawn),
                   String(result.agentsInserted), String(result.agentsUpdated), String(result.agentsUnchanged),
                   timingsJSON(totals.timings), TextArray.literal(warnings),
-                  TextArray.literal(totals.sampleRejects.map { ConnectionString.redacted($0) }),
+                  TextArray.literal(totals.sampleRejects.map { Redactor.scrub($0) }),
                   String(totals.removedCharacters), status == "unchanged" ? nil
                       : (totals.completeness.isComplete ? "true" : "false"),
                   TextArray.literal(totals.completeness.reasons), result.asOf, result.reconciled ? "true" : "false",
-                  matched.map(String.init), error.map { ConnectionString.redacted($0) }, result.replicationMark])
+                  matched.map(String.init), error.map { Redactor.scrub($0) }, result.replicationMark])
     }
 
     /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ..., "last_modified": ...}]`, locations redacted.
     static func inputsJSON(_ inputs: [InputIdentity]) -> String {
         func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
         return "[" + inputs.map { input in
-            "{\"location\":\(JSONText.string(ConnectionString.redacted(input.location))),"
+            "{\"location\":\(JSONText.string(Redactor.scrub(input.location))),"
                 + "\"bytes\":\(input.bytes.map(String.init) ?? "null"),"
                 + "\"sha256\":\(optional(input.sha256)),\"etag\":\(optional(input.etag)),"
                 + "\"last_modified\":\(optional(input.lastModified))}"

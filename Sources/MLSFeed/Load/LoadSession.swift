@@ -10,9 +10,9 @@ import Postgres
 ///
 /// Single owner: `@unchecked Sendable` so it can move to the load stage's worker thread, but it must be used
 /// by one thread at a time.
-public final class LoadSession: @unchecked Sendable {
+package final class LoadSession: @unchecked Sendable {
     /// The run's id in `ingest_runs`.
-    public let runID: Int64
+    package let runID: Int64
     let options: LoadOptions
     var ledger: Connection?
     var data: Connection?
@@ -57,7 +57,7 @@ public final class LoadSession: @unchecked Sendable {
     /// Connects, applies migrations, takes the pipeline's lock (throwing at once, naming the running run, when
     /// another process holds it), marks that pipeline's abandoned `running` rows `interrupted`, records the new
     /// run as `running` and opens the run's transaction.
-    public convenience init(conninfo: String, options: LoadOptions) throws {
+    package convenience init(conninfo: String, options: LoadOptions) throws {
         try self.init(conninfo: conninfo, options: options, connection: ConnectionOptions())
     }
 
@@ -140,12 +140,12 @@ public final class LoadSession: @unchecked Sendable {
     /// in the run's transaction with one `COPY ... TO STDOUT`. Listings read with warnings have none (they are
     /// only counted), and off-market ones are left out, so a listing that comes back is staged and restored as
     /// usual.
-    public func storedListings() throws -> StoredListings {
+    package func storedListings() throws -> StoredListings {
         try LoadSession.storedListings(try activeData(), source: options.source, inTransaction: true)
     }
 
     /// `storedListings()` on any connection: one in a transaction block, or one of its own.
-    public static func storedListings(_ data: Connection, source: String, inTransaction: Bool) throws
+    package static func storedListings(_ data: Connection, source: String, inTransaction: Bool) throws
         -> StoredListings {
         // COPY takes no parameters: the source travels in a setting instead (local to the transaction, if any).
         try data.execute("SELECT set_config('mlsfeed.source', $1, $2)", [source, inTransaction ? "true" : "false"])
@@ -178,7 +178,7 @@ public final class LoadSession: @unchecked Sendable {
 
     /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing recognised as
     /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`).
-    public func write(_ records: [NormalizedRecord]) throws {
+    package func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
         var staged: [NormalizedRecord] = []
         var seen: [Int] = []
@@ -258,12 +258,12 @@ public final class LoadSession: @unchecked Sendable {
     /// Tells the session the stored listings the pipeline recognises records against (read on another connection,
     /// perhaps still being read). A full dump then takes the number of on-market listings from them instead of
     /// counting the source again. Call before `commit`.
-    public func recognize(against stored: Pending<StoredListings>) {
+    package func recognize(against stored: Pending<StoredListings>) {
         recognition = stored
     }
 
     /// Copies rejected records, with their reasons and raw fields, into `rejects` (inside the run's transaction).
-    public func write(rejects: [Reject]) throws {
+    package func write(rejects: [Reject]) throws {
         guard !rejects.isEmpty else { return }
         let data = try activeData()
         let run = String(runID)
@@ -284,7 +284,7 @@ public final class LoadSession: @unchecked Sendable {
     /// Rolls the run's data back and records it `failed` (or `interrupted`) with `message` (secrets redacted) and
     /// what the run saw (`totals`: read, rejected, inputs, warnings, first rejects, completeness).
     /// Does nothing once the session has committed or failed.
-    public func fail(_ message: String, interrupted: Bool = false, totals: RunTotals? = nil) {
+    package func fail(_ message: String, interrupted: Bool = false, totals: RunTotals? = nil) {
         guard !finished else { return }
         finished = true
         let interrupted = interrupted || canceller.wasRequested

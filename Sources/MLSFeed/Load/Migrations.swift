@@ -3,14 +3,14 @@ import Postgres
 /// The database schema as versioned SQL, applied in order and recorded in `schema_migrations`.
 ///
 /// A migration, once shipped, never changes: a schema change is a new version at the end of `all`.
-public enum Migrations {
+package enum Migrations {
     /// Advisory lock key held while migrating (`mlsfeed`'s namespace, then "migrations").
     static let lockKey = (Int32(0x6d6c_7366), Int32(1))
 
     /// Applies every migration not yet recorded, each in its own transaction, under an advisory lock so that
     /// two processes migrating at once apply each version once. Returns the versions applied now.
     @discardableResult
-    public static func apply(_ connection: Connection) throws -> [Int] {
+    package static func apply(_ connection: Connection) throws -> [Int] {
         try connection.execute("SELECT pg_advisory_lock($1, $2)", [String(lockKey.0), String(lockKey.1)])
         defer {
             _ = try? connection.execute("SELECT pg_advisory_unlock($1, $2)", [String(lockKey.0), String(lockKey.1)])
@@ -54,7 +54,7 @@ public enum Migrations {
     }
 
     /// The newest schema version this build knows.
-    public static var latestVersion: Int { all.last!.version }
+    package static var latestVersion: Int { all.last!.version }
 
     /// Every migration, in order.
     static let all: [(version: Int, name: String, sql: String)] = [

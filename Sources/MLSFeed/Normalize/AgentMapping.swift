@@ -1,28 +1,28 @@
 /// One `embedded_agents` entry: agent records made from each listing, from the listing's own keys or from each
 /// element a repeated path matches (`each: ListingParticipants/Participant`).
-public struct AgentMapping: Sendable, Hashable {
+package struct AgentMapping: Sendable, Hashable {
     /// A condition on a repeated element: the trimmed text at `path` equals `value` (ignoring case).
-    public struct Condition: Sendable, Hashable {
-        public var path: String
-        public var value: String
+    package struct Condition: Sendable, Hashable {
+        package var path: String
+        package var value: String
 
-        public init(path: String, value: String) {
+        package init(path: String, value: String) {
             self.path = path
             self.value = value
         }
     }
 
     /// The repeated element, relative to the record; nil: the fields are read from the record itself.
-    public var each: String?
+    package var each: String?
     /// Conditions each repeated element must meet (`where:`), e.g. `Role: Listing`.
-    public var conditions: [Condition]
+    package var conditions: [Condition]
     /// The listing column that receives the first matching agent's id (`link:`), when the listing's own mapping
     /// leaves it empty.
-    public var link: String?
+    package var link: String?
     /// The agent's fields, their `from` relative to the repeated element (or the record).
-    public var fields: [FieldMapping]
+    package var fields: [FieldMapping]
 
-    public init(each: String? = nil, conditions: [Condition] = [], link: String? = nil, fields: [FieldMapping]) {
+    package init(each: String? = nil, conditions: [Condition] = [], link: String? = nil, fields: [FieldMapping]) {
         self.each = each
         self.conditions = conditions
         self.link = link

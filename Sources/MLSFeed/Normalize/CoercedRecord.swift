@@ -1,5 +1,5 @@
 /// What coercion made of one mapped field.
-public enum FieldOutcome: Sendable, Hashable {
+package enum FieldOutcome: Sendable, Hashable {
     case value(Value)
     /// A value was read but broke `rule` in a way that keeps it (a date written with a time of day): the value is
     /// used, and the issue counted like a bad optional value.
@@ -15,14 +15,14 @@ public enum FieldOutcome: Sendable, Hashable {
 
 /// An agent embedded in a listing, coerced: which `embedded_agents` entry made it, its field outcomes (parallel to
 /// the entry's fields), and the fingerprint of its raw content (equal fingerprints, equal agents).
-public struct CoercedAgent: Sendable, Hashable {
-    public var mapping: Int
-    public var outcomes: [FieldOutcome]
-    public var fingerprint: UInt64
+package struct CoercedAgent: Sendable, Hashable {
+    package var mapping: Int
+    package var outcomes: [FieldOutcome]
+    package var fingerprint: UInt64
     /// The repeated element's unmapped content (nil for an agent read from the record's own keys).
-    public var extraJSON: [UInt8]?
+    package var extraJSON: [UInt8]?
 
-    public init(mapping: Int, outcomes: [FieldOutcome], fingerprint: UInt64, extraJSON: [UInt8]? = nil) {
+    package init(mapping: Int, outcomes: [FieldOutcome], fingerprint: UInt64, extraJSON: [UInt8]? = nil) {
         self.mapping = mapping
         self.outcomes = outcomes
         self.fingerprint = fingerprint
@@ -31,20 +31,20 @@ public struct CoercedAgent: Sendable, Hashable {
 }
 
 /// A record after the normalize stage: one outcome per mapped field, the unplaced keys, and the raw record.
-public struct CoercedRecord: Sendable, Hashable {
-    public var entity: Entity
+package struct CoercedRecord: Sendable, Hashable {
+    package var entity: Entity
     /// Parallel to the mapping's fields; for a recognised stored copy (`raw.stored`), the key field's alone.
-    public var outcomes: [FieldOutcome]
-    public var extra: [RawField]
-    public var raw: RawRecord
+    package var outcomes: [FieldOutcome]
+    package var extra: [RawField]
+    package var raw: RawRecord
     /// The agents embedded in a listing, in mapping order (and document order within an entry).
-    public var agents: [CoercedAgent]
+    package var agents: [CoercedAgent]
     /// Control characters removed from this record's values.
-    public var removedCharacters: Int
+    package var removedCharacters: Int
     /// The record marks its listing deleted (`deleted_when`).
-    public var isDeletion = false
+    package var isDeletion = false
 
-    public init(entity: Entity, outcomes: [FieldOutcome], extra: [RawField], raw: RawRecord,
+    package init(entity: Entity, outcomes: [FieldOutcome], extra: [RawField], raw: RawRecord,
                 agents: [CoercedAgent] = [], removedCharacters: Int = 0) {
         self.entity = entity
         self.outcomes = outcomes

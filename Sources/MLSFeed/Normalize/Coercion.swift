@@ -5,9 +5,9 @@ import Foundation
 /// Every function takes already-trimmed, non-empty text and returns a value, `nil` for "unknown" (a `0`
 /// coordinate), or throws a `CoercionFailure` naming the rule. The plain forms (ISO timestamps, integers, money
 /// without separators) are read from the UTF-8 bytes with no allocation but the result string.
-public enum Coercion {
+package enum Coercion {
     /// `3`, `1,850`, `12.0`, `12.000`, `-1` → integer; `12.5`, `12.001`, `1,85` or `three` fail.
-    public static func integer(_ raw: String) throws -> Int64 {
+    package static func integer(_ raw: String) throws -> Int64 {
         var text = raw
         let value: Int64? = text.withUTF8 { all in
             let negative = all.first == 0x2D
@@ -42,7 +42,7 @@ public enum Coercion {
     }
 
     /// `1,850`, `1850.50`, `3.000`, `-3` → canonical decimal text (two decimals at most, rounded half away from 0).
-    public static func decimal(_ raw: String) throws -> String {
+    package static func decimal(_ raw: String) throws -> String {
         var text = raw
         let hundredths: Int64? = text.withUTF8 { all in
             guard all.contains(0x2C) else { return FastDecimal.hundredths(all) }
@@ -55,7 +55,7 @@ public enum Coercion {
     }
 
     /// `$1,250,000`, `1250000.00`, `1.25M`, `549K`, `$ 549 000` → canonical decimal text; `call agent`, `-5` fail.
-    public static func money(_ raw: String) throws -> String {
+    package static func money(_ raw: String) throws -> String {
         var text = raw
         let value: Int64? = text.withUTF8 { all in
             var start = 0
@@ -147,7 +147,7 @@ public enum Coercion {
     }
 
     /// `Y`/`N`, `Yes`/`No`, `True`/`False`, `T`/`F`, `1`/`0`, in any case.
-    public static func boolean(_ raw: String) throws -> Bool {
+    package static func boolean(_ raw: String) throws -> Bool {
         var text = raw
         let value: Bool? = text.withUTF8 { bytes in
             guard bytes.count <= 5 else { return nil }
@@ -171,7 +171,7 @@ public enum Coercion {
     }
 
     /// A North American phone number normalized to `(619) 555-0134`; a leading country code 1 is dropped.
-    public static func phone(_ raw: String) throws -> String {
+    package static func phone(_ raw: String) throws -> String {
         var text = raw
         let digits: [UInt8]? = text.withUTF8 { bytes in
             var digits: [UInt8] = []
@@ -198,7 +198,7 @@ public enum Coercion {
     }
 
     /// An e-mail address, lower-cased and checked for `local@domain.tld` shape.
-    public static func email(_ raw: String) throws -> String {
+    package static func email(_ raw: String) throws -> String {
         var text = raw
         let lowered: [UInt8]? = text.withUTF8 { bytes in
             var out = [UInt8]()
@@ -242,7 +242,7 @@ public enum Coercion {
     }
 
     /// A coordinate within ±`limit`; exactly `0` means unknown and gives `nil`.
-    public static func coordinate(_ raw: String, limit: Double) throws -> Double? {
+    package static func coordinate(_ raw: String, limit: Double) throws -> Double? {
         guard let value = Double(raw), value.isFinite else { throw CoercionFailure("not a coordinate") }
         if value == 0 { return nil }
         guard abs(value) <= limit else { throw CoercionFailure("out of range ±\(Int(limit))") }

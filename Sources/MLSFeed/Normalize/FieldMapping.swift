@@ -1,30 +1,30 @@
 /// How one canonical field is made from source keys: where to look, its type, and what a bad value does.
-public struct FieldMapping: Sendable, Hashable {
+package struct FieldMapping: Sendable, Hashable {
     /// What a present-but-bad value does to the record.
-    public enum OnError: String, Sendable, Hashable, CaseIterable {
+    package enum OnError: String, Sendable, Hashable, CaseIterable {
         case reject, `default`, null
     }
 
     /// The canonical column (`list_price`).
-    public var name: String
+    package var name: String
     /// Source keys tried in order; the first non-empty one wins.
-    public var sources: [String]
-    public var type: FieldType
-    public var required: Bool = false
+    package var sources: [String]
+    package var type: FieldType
+    package var required: Bool = false
     /// Used when the field is missing (and, with `on_error: default`, when it is bad).
-    public var defaultValue: Value?
-    public var onError: OnError = .null
+    package var defaultValue: Value?
+    package var onError: OnError = .null
     /// `enum` fields: source word folded by `enumKey` → canonical word.
-    public var enumValues: [String: String] = [:]
+    package var enumValues: [String: String] = [:]
     /// Inclusive numeric bounds for integer, decimal and money fields.
-    public var minimum: Double?
-    public var maximum: Double?
+    package var minimum: Double?
+    package var maximum: Double?
     /// `date` and `timestamp` fields: how a slashed date is ordered (`date_order`).
     package var dateOrder: DateOrder = .mdy
     /// `postal_code` fields: the countries whose codes are accepted (`country`).
     package var country: PostalCountry = .usOrCanada
 
-    public init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
+    package init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
                 onError: OnError? = nil, enumValues: [String: String] = [:], minimum: Double? = nil,
                 maximum: Double? = nil) {
         self.name = name
@@ -61,33 +61,33 @@ extension FieldMapping {
 }
 
 /// A pipeline's mapping: the fields of its record entity and the agents embedded in each listing.
-public struct Mapping: Sendable, Hashable {
+package struct Mapping: Sendable, Hashable {
     /// What each source record is: a listing, or (roster feeds) an agent.
-    public var entity: Entity
-    public var fields: [FieldMapping]
+    package var entity: Entity
+    package var fields: [FieldMapping]
     /// Agents carried inside listing records, made into agent records: from the record's own keys
     /// (`la_first_name`, ...) or from repeated elements (`ListingParticipants/Participant`).
-    public var embeddedAgents: [AgentMapping]
+    package var embeddedAgents: [AgentMapping]
 
-    public init(entity: Entity, fields: [FieldMapping], embeddedAgents: [AgentMapping] = []) {
+    package init(entity: Entity, fields: [FieldMapping], embeddedAgents: [AgentMapping] = []) {
         self.entity = entity
         self.fields = fields
         self.embeddedAgents = embeddedAgents
     }
 
     /// A mapping with one agent read from the record's own keys (`embedded_agent:`).
-    public init(entity: Entity, fields: [FieldMapping], embeddedAgent: [FieldMapping]) {
+    package init(entity: Entity, fields: [FieldMapping], embeddedAgent: [FieldMapping]) {
         self.init(entity: entity, fields: fields,
                   embeddedAgents: embeddedAgent.isEmpty ? [] : [AgentMapping(fields: embeddedAgent)])
     }
 
     /// Every source key some field reads from the record itself: these never go to `extra`.
-    public var placedKeys: Set<String> {
+    package var placedKeys: Set<String> {
         Set(fields.flatMap(\.sources) + embeddedAgents.filter { $0.each == nil }.flatMap(\.fields).flatMap(\.sources))
     }
 
     /// Whether any field needs the source's time zone.
-    public var hasTimestamps: Bool {
+    package var hasTimestamps: Bool {
         (fields + embeddedAgents.flatMap(\.fields)).contains { $0.type == .timestamp }
     }
 

@@ -1,13 +1,13 @@
 /// The type a mapping gives a canonical field, which decides how its raw text is coerced.
-public enum FieldType: String, Sendable, Hashable, CaseIterable {
+package enum FieldType: String, Sendable, Hashable, CaseIterable {
     case text, integer, decimal, money, date, timestamp, boolean, `enum`, phone, email
     case postalCode = "postal_code"
     case latitude, longitude
 }
 
 /// Why a raw value could not be coerced: the rule it broke, as shown in rejects and the run summary.
-public struct CoercionFailure: Error, Sendable, Hashable {
-    public var rule: String
+package struct CoercionFailure: Error, Sendable, Hashable {
+    package var rule: String
 
-    public init(_ rule: String) { self.rule = rule }
+    package init(_ rule: String) { self.rule = rule }
 }

@@ -3,11 +3,11 @@ import Foundation
 /// The normalize stage: coerces each raw record's fields by the pipeline's mapping.
 ///
 /// Pure and thread-safe: several workers may share one normalizer (each batch keeps its own key layout).
-public struct Normalizer: Sendable {
-    public let mapping: Mapping
-    public let zone: TimeZone?
+package struct Normalizer: Sendable {
+    package let mapping: Mapping
+    package let zone: TimeZone?
     /// Fingerprints records the parser did not, and recognises stored listings among them (database runs).
-    public let recognizer: RawRecognizer?
+    package let recognizer: RawRecognizer?
     private let placed: Set<String>
     /// The index of the key field in `mapping.fields`.
     private let keyField: Int?
@@ -16,7 +16,7 @@ public struct Normalizer: Sendable {
     /// The field and value that mark a record a deletion (`deleted_when`).
     private let deletion: WebAPISettings.Deletion?
 
-    public init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = [],
+    package init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = [],
                 deletion: WebAPISettings.Deletion? = nil) {
         self.mapping = mapping
         self.zone = zone
@@ -28,17 +28,17 @@ public struct Normalizer: Sendable {
     }
 
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
-    public typealias AgentMemo = BoundedMemo<(outcomes: [FieldOutcome], removed: Int)>
+    package typealias AgentMemo = BoundedMemo<(outcomes: [FieldOutcome], removed: Int)>
 
     /// Coerces a batch; records the parser already found defective pass through with no outcomes.
-    public func process(_ batch: [RawRecord]) -> [CoercedRecord] {
+    package func process(_ batch: [RawRecord]) -> [CoercedRecord] {
         var memo = AgentMemo()
         return process(batch, agents: &memo)
     }
 
     /// Coerces a batch, taking embedded agents seen before (same raw fields) from `agents`: a worker keeps its
     /// memo across batches. The same raw fields always coerce the same way, so any worker may share any memo.
-    public func process(_ batch: [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
+    package func process(_ batch: [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
         var layout = KeyLayout()
         var storedLayout = KeyLayout()
         // Read once per batch: the first batch may wait for the stored listings to be read.

@@ -4,7 +4,7 @@ import Foundation
 /// Structured formats read the values `mapping`'s paths name (without one, everything goes to `extra`).
 /// With a `recognizer`, triples records get their raw fingerprint and stored listings are recognised while
 /// splitting (the other formats leave that to the normalizer, which has their fields).
-public func makeRecordReader(settings: ParseSettings, source: String, mapping: Mapping? = nil,
+package func makeRecordReader(settings: ParseSettings, source: String, mapping: Mapping? = nil,
                              recognizer: RawRecognizer? = nil) -> RecordReader {
     let handler: any RecordHandler
     switch settings.format {
@@ -23,7 +23,7 @@ public func makeRecordReader(settings: ParseSettings, source: String, mapping: M
 ///
 /// As in a real run, where the next stage consumes records on its own thread, the records are released off the
 /// parsing thread (at most a few batches wait for that).
-public func parseOnly(path: String, settings: ParseSettings) throws -> (records: Int, report: ParseReport) {
+package func parseOnly(path: String, settings: ParseSettings) throws -> (records: Int, report: ParseReport) {
     let reader = makeRecordReader(settings: settings, source: path)
     let disposal = DispatchQueue(label: "mlsfeed.parse-only.release")
     let pending = DispatchSemaphore(value: 4)

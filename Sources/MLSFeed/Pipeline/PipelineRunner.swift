@@ -10,8 +10,8 @@ import Postgres
 /// a reject and the run goes on; the first infrastructure error (or a cancellation) in any stage cancels every
 /// stage and that input's run fails with the database at its last good state.
 public final class PipelineRunner: @unchecked Sendable {
-    public let config: PipelineConfig
-    public let options: RunOptions
+    package let config: PipelineConfig
+    package let options: RunOptions
     private let lock = NSLock()
     private var control = RunControl()
     private var interrupted = false
@@ -19,7 +19,7 @@ public final class PipelineRunner: @unchecked Sendable {
     private var watched: (state: Totals, totalBytes: Int64?, started: Double)?
 
     /// How far the unit in hand has come (nil between units); safe from any thread.
-    public var progress: RunProgress? {
+    package var progress: RunProgress? {
         guard let (state, total, started) = lock.withLock({ watched }) else { return nil }
         let now = state.snapshot
         return RunProgress(bytes: now.bytes, totalBytes: total, records: now.read, rejected: now.rejected,
@@ -41,7 +41,7 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// The inputs this run will read, in order.
-    public func inputs() throws -> [InputFile] {
+    package func inputs() throws -> [InputFile] {
         guard let spec = options.input ?? config.input else {
             throw FetchError("pipeline \(config.name) has no source.input; pass --input PATH")
         }
@@ -50,7 +50,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// The units the inputs form, in order: each input alone (`source.unit: file`), or all of them as one dump
     /// (`source.unit: all`: one run, one transaction, one reconciliation).
-    public func units() throws -> [[InputFile]] {
+    package func units() throws -> [[InputFile]] {
         let inputs = try inputs()
         switch config.unit {
         case .file: return inputs.map { [$0] }
@@ -78,12 +78,12 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// Runs one input as one unit.
-    public func run(_ input: InputFile) throws -> RunSummary {
+    package func run(_ input: InputFile) throws -> RunSummary {
         try run([input])
     }
 
     /// Runs one unit: its inputs read in order as the parts of one dump, in one run and one transaction.
-    public func run(_ unit: [InputFile]) throws -> RunSummary {
+    package func run(_ unit: [InputFile]) throws -> RunSummary {
         let log = RunLog(pipeline: config.name, source: config.source, redactor: config.fetch.redactor,
                          sink: options.events)
         let summary = try execute(unit, log: log)
@@ -367,7 +367,7 @@ public final class PipelineRunner: @unchecked Sendable {
         // Files of the same sizes as last time are hashed first: equal sha256 everywhere means nothing to do.
         if let previous, previous.inputs.count == unit.count,
            zip(unit, previous.inputs).allSatisfy({ input, before in
-               input.location != "-" && ConnectionString.redacted(input.location) == before.location
+               input.location != "-" && Redactor.scrub(input.location) == before.location
                    && before.sha256 != nil && before.bytes == input.bytes
            }) {
             var identities: [InputIdentity] = []
@@ -664,7 +664,7 @@ public final class PipelineRunner: @unchecked Sendable {
             let described = "\(error)"
             text = described.hasPrefix("error: ") || described.contains(": error: ") ? described : "error: " + described
         }
-        return ConnectionString.redacted(text)
+        return Redactor.scrub(text)
     }
 }
 

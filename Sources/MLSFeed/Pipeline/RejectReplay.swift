@@ -76,7 +76,7 @@ package struct RejectReplay {
             let load = try session.commit(totals)
             return Result(runID: session.runID, replayed: feed.read, rejectedAgain: feed.rejected, load: load)
         } catch {
-            session.fail(ConnectionString.redacted(String(describing: error)), totals: totals)
+            session.fail(String(describing: error), totals: totals)
             throw error
         }
     }

@@ -78,15 +78,15 @@ final class RunControl: @unchecked Sendable {
 }
 
 /// Counts and busy time of one stage, summed over its workers.
-public struct StageMetrics: Sendable, Hashable {
-    public var name: String
-    public var batches = 0
-    public var itemsIn = 0
-    public var itemsOut = 0
+package struct StageMetrics: Sendable, Hashable {
+    package var name: String
+    package var batches = 0
+    package var itemsIn = 0
+    package var itemsOut = 0
     /// Time spent working (not waiting on queues), summed over workers.
-    public var seconds = 0.0
+    package var seconds = 0.0
 
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 }

@@ -4,31 +4,31 @@ import Postgres
 /// Something a run did that an operator may want to see as it happens: run started, input opened, page fetched,
 /// retry, waiting for a lock, stage finished, warning, run finished. Rendered by the CLI as a readable line or a
 /// JSON line (`log_format`); every text in it has been through the run's redactor.
-public struct RunEvent: Sendable, Equatable {
-    public enum Level: String, Sendable { case info, warning, error }
+package struct RunEvent: Sendable, Equatable {
+    package enum Level: String, Sendable { case info, warning, error }
 
     /// `run.started`, `input.opened`, `page.fetched`, `http.retry`, `lock.wait`, `stage.finished`, `warning`,
     /// `run.finished`.
-    public var name: String
-    public var level: Level
+    package var name: String
+    package var level: Level
     /// UTC, ISO 8601 with milliseconds.
-    public var time: String
-    public var pipeline: String
-    public var source: String
-    public var runID: Int64?
+    package var time: String
+    package var pipeline: String
+    package var source: String
+    package var runID: Int64?
     /// A one-line description (what the text log prints).
-    public var message: String
+    package var message: String
     /// Structured details, in order (numbers as their text).
-    public var fields: [(key: String, value: String)]
+    package var fields: [(key: String, value: String)]
 
-    public static func == (lhs: RunEvent, rhs: RunEvent) -> Bool {
+    package static func == (lhs: RunEvent, rhs: RunEvent) -> Bool {
         lhs.name == rhs.name && lhs.level == rhs.level && lhs.time == rhs.time && lhs.message == rhs.message
             && lhs.runID == rhs.runID && lhs.fields.map(\.key) == rhs.fields.map(\.key)
             && lhs.fields.map(\.value) == rhs.fields.map(\.value)
     }
 
     /// The event as one JSON object (a line of `log_format: json`).
-    public var json: String {
+    package var json: String {
         var members: [(String, String)] = [("ts", JSONText.string(time)), ("level", JSONText.string(level.rawValue)),
                                            ("event", JSONText.string(name)),
                                            ("run_id", runID.map(String.init) ?? "null"),
@@ -40,7 +40,7 @@ public struct RunEvent: Sendable, Equatable {
     }
 
     /// The event as a readable line (`log_format: text`).
-    public var text: String {
+    package var text: String {
         let run = runID.map { " run \($0)" } ?? ""
         return "\(time) \(level.rawValue) \(pipeline)\(run): \(message)"
     }
@@ -65,7 +65,7 @@ struct RunLog: Sendable {
     func emit(_ name: String, _ level: RunEvent.Level = .info, run: Int64?, _ message: String,
               _ fields: [(key: String, value: String)] = []) {
         guard let sink else { return }
-        let clean: (String) -> String = { ConnectionString.redacted(redactor.redact($0)) }
+        let clean: (String) -> String = { Redactor.scrub(redactor.redact($0)) }
         sink(RunEvent(name: name, level: level, time: RunEvent.now(), pipeline: pipeline, source: source,
                       runID: run, message: clean(message), fields: fields.map { ($0.key, clean($0.value)) }))
     }

@@ -14,16 +14,16 @@ public struct RunOptions: Sendable {
     public var mode: LoadMode?
     /// Plan the run (`LoadOptions.plan`): every stage runs against the database and the load is rolled back; the
     /// summary's `load.plan` says what it would do. A plan has no run id.
-    public var plan = false
+    package var plan = false
     /// Lets a full dump withdraw listings even below the withdraw guard.
     public var force = false
     /// How many rejects the summary quotes.
-    public var sampleRejects = 10
+    package var sampleRejects = 10
     /// Timeouts of the run's database connections.
-    public var database = ConnectionOptions()
+    package var database = ConnectionOptions()
     /// Told what the run does as it happens (`RunEvent`): started, inputs and pages, retries, lock waits, stages,
     /// warnings, finished. Every text is redacted.
-    public var events: (@Sendable (RunEvent) -> Void)?
+    package var events: (@Sendable (RunEvent) -> Void)?
 
     public init() {}
 }

@@ -1,17 +1,17 @@
 /// How far the run in hand has come, for a progress display: bytes of the total, records, pages, time.
-public struct RunProgress: Sendable, Equatable {
+package struct RunProgress: Sendable, Equatable {
     /// Bytes read from the inputs so far.
-    public var bytes: Int64
+    package var bytes: Int64
     /// The inputs' total size, when known (local files); nil for stdin and HTTP.
-    public var totalBytes: Int64?
-    public var records: Int
-    public var rejected: Int
+    package var totalBytes: Int64?
+    package var records: Int
+    package var rejected: Int
     /// Pages (documents) read to their end; for a paged HTTP input, its pages.
-    public var documents: Int
+    package var documents: Int
     /// Seconds since the run began.
-    public var seconds: Double
+    package var seconds: Double
 
-    public init(bytes: Int64, totalBytes: Int64?, records: Int, rejected: Int, documents: Int, seconds: Double) {
+    package init(bytes: Int64, totalBytes: Int64?, records: Int, rejected: Int, documents: Int, seconds: Double) {
         self.bytes = bytes
         self.totalBytes = totalBytes
         self.records = records

@@ -5,7 +5,7 @@ public struct RunSummary: Sendable {
     public enum Status: String, Sendable { case succeeded, failed, interrupted, unchanged, paused }
 
     /// Why a run did not succeed, as a scheduler needs to tell it apart (see the README's exit-code table).
-    public enum Failure: String, Sendable {
+    package enum Failure: String, Sendable {
         /// The input or the run itself is bad (a malformed file, a database error in a statement): exit 1.
         case input
         /// A safety rule stopped the run with nothing changed (withdraw guard, incomplete dump, reject ratio): exit 3.
@@ -16,7 +16,7 @@ public struct RunSummary: Sendable {
         case interrupted
 
         /// The kind of an error that ended a run.
-        public init(of error: any Error) {
+        package init(of error: any Error) {
             switch error {
             case is RunInterrupted, is CancellationError: self = .interrupted
             case is RejectRatioExceeded: self = .refused
@@ -45,33 +45,33 @@ public struct RunSummary: Sendable {
     public var dryRun: Bool
     public var status: Status = .succeeded
     /// Set when the run failed or was interrupted.
-    public var failure: Failure?
+    package var failure: Failure?
     public var read = 0
     public var rejected = 0
     public var duplicates = 0
     /// What the load did (all 0 in a dry run).
     public var load = LoadResult(runID: 0)
     public var seconds = 0.0
-    public var inputs: [InputFile] = []
+    package var inputs: [InputFile] = []
     /// What was read: bytes, sha256, ETag (known once the input was read to its end).
-    public var identities: [InputIdentity] = []
-    public var stages: [StageMetrics] = []
+    package var identities: [InputIdentity] = []
+    package var stages: [StageMetrics] = []
     public var warnings: [String] = []
     /// Bad optional values per field and rule (`list_price: 37 not a price ("call agent")`).
-    public var issues: [String] = []
+    package var issues: [String] = []
     /// Reject reasons per field and rule.
-    public var rejectReasons: [String] = []
+    package var rejectReasons: [String] = []
     /// The first rejects, compiler-style.
-    public var sampleRejects: [String] = []
+    package var sampleRejects: [String] = []
     /// Control characters removed from values.
-    public var removedCharacters = 0
+    package var removedCharacters = 0
     /// Whether the dump was read whole.
-    public var completeness = Completeness()
+    package var completeness = Completeness()
     /// The earlier run an `unchanged` run matched.
-    public var matchedRun: Int64?
+    package var matchedRun: Int64?
     public var error: String?
 
-    public init(pipeline: String, source: String, mode: String, dryRun: Bool) {
+    package init(pipeline: String, source: String, mode: String, dryRun: Bool) {
         self.pipeline = pipeline
         self.source = source
         self.mode = mode

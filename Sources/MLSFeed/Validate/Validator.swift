@@ -1,21 +1,21 @@
 /// The output of the validate stage for one batch.
-public struct ValidatedBatch: Sendable {
-    public var records: [NormalizedRecord] = []
-    public var rejects: [Reject] = []
+package struct ValidatedBatch: Sendable {
+    package var records: [NormalizedRecord] = []
+    package var rejects: [Reject] = []
     /// Bad optional values that became NULL or their default, and flawed values kept, per field and rule.
-    public var issues = IssueTally()
+    package var issues = IssueTally()
     /// Why records were rejected, per field and rule.
-    public var rejectReasons = IssueTally()
-    public var removedCharacters = 0
+    package var rejectReasons = IssueTally()
+    package var removedCharacters = 0
 
-    public init() {}
+    package init() {}
 }
 
 /// The validate stage: applies required flags, defaults and `on_error` to coerced records.
 ///
 /// A bad record becomes a `Reject` carrying every reason at once and its raw fields; the run goes on.
-public struct Validator: Sendable {
-    public let mapping: Mapping
+package struct Validator: Sendable {
+    package let mapping: Mapping
     /// For each mapping field (and each embedded agent's field), its column's index in the entity's column order.
     private let fieldColumns: [Int]
     private let agentColumns: [[Int]]
@@ -23,7 +23,7 @@ public struct Validator: Sendable {
     private let linkColumns: [Int?]
     private let keyField: FieldMapping?
 
-    public init(mapping: Mapping) {
+    package init(mapping: Mapping) {
         self.mapping = mapping
         func indexes(_ fields: [FieldMapping], _ entity: Entity) -> [Int] {
             let index = Dictionary(uniqueKeysWithValues: entity.columns.enumerated().map { ($1.name, $0) })
@@ -36,30 +36,30 @@ public struct Validator: Sendable {
     }
 
     /// Embedded agents by their raw fingerprint: the agent record (nil: no key) and the issues its values raise.
-    public typealias AgentMemo = BoundedMemo<(agent: NormalizedRecord?, issues: IssueTally)>
+    package typealias AgentMemo = BoundedMemo<(agent: NormalizedRecord?, issues: IssueTally)>
 
     /// A validate worker's embedded-agent state, kept across batches.
-    public struct Agents {
+    package struct Agents {
         /// Agents made before, by raw fingerprint.
-        public var memo = AgentMemo()
+        package var memo = AgentMemo()
         /// Agent id → content hash of the last agent passed on. Kept only by a sole worker, which sees the feed in
         /// order: an agent equal to the last one passed on for its id is then not passed on again (the dedupe stage
         /// would drop it: it passes an agent when first seen and again only when its content changed).
-        public var lastPassed: [String: String]?
+        package var lastPassed: [String: String]?
 
-        public init(inOrder: Bool = false) {
+        package init(inOrder: Bool = false) {
             lastPassed = inOrder ? [:] : nil
         }
     }
 
-    public func process(_ batch: [CoercedRecord]) -> ValidatedBatch {
+    package func process(_ batch: [CoercedRecord]) -> ValidatedBatch {
         var agents = Agents()
         return process(batch, agents: &agents)
     }
 
     /// Validates a batch, taking embedded agents seen before (same raw fields) from `agents`, which a worker keeps
     /// across batches: the same fields always make the same agent and the same issues.
-    public func process(_ batch: [CoercedRecord], agents: inout Agents) -> ValidatedBatch {
+    package func process(_ batch: [CoercedRecord], agents: inout Agents) -> ValidatedBatch {
         var out = ValidatedBatch()
         for record in batch {
             out.removedCharacters += record.removedCharacters

@@ -1,11 +1,19 @@
 import Foundation
 import Testing
 @testable import MLSFeed
+@testable import MLSFeedFixtures
 
 /// `bench-parse --format json`: records are counted the same in a page, a bare array and JSON Lines.
 @Suite struct JSONParseBenchTests {
+    /// A fresh directory for one test.
+    static func temporaryDirectory() throws -> String {
+        let dir = NSTemporaryDirectory() + "mlsfeed-jsonbench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     @Test func countsTheRecordsOfEveryLayout() throws {
-        let dir = try generateTemporaryDirectory()
+        let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var options = FixtureOptions(listings: 400, output: dir + "/page.json", format: .resoJSON, seed: 9)
         let truth = try FixtureGenerator.generate(options)
@@ -23,7 +31,7 @@ import Testing
     }
 
     @Test func aBrokenFileFailsWithItsPosition() throws {
-        let dir = try generateTemporaryDirectory()
+        let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/bad.json"
         #expect(FileManager.default.createFile(atPath: path, contents: Data("{\"value\": [\n  {\"a\": tru}]}".utf8)))

@@ -3,6 +3,7 @@ import Postgres
 import PostgresTestSupport
 import Testing
 @testable import MLSFeed
+@testable import MLSFeedFixtures
 
 /// Whole runs into a real PostgreSQL (a throwaway cluster, fresh database per test).
 @Suite struct DatabaseRunTests {

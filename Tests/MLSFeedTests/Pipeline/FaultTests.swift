@@ -3,6 +3,7 @@ import Postgres
 import PostgresTestSupport
 import Testing
 @testable import MLSFeed
+@testable import MLSFeedFixtures
 
 /// Faults hit at each phase of a run, every time: the binary pauses at the phase its environment names
 /// (`TestPause`), the test kills or stops it there, and checks what is left.
