@@ -56,14 +56,30 @@ let commandUsage: [String: String] = [
           A listing as it stands and its price and status changes, withdrawals and returns, oldest first, with
           the runs that made them (of every source that has the MLS number, unless --source).
         """,
+    "plan": """
+        usage: mlsfeed plan PIPELINE [--input PATH] [--mode full|incremental] [--force] [--format table|json]
+                            [--database URL]
+
+          Runs every stage against the database in one transaction and rolls it back: prints what the run would
+          do (inserted, updated, unchanged, stale and withdrawn listings with up to 10 MLS numbers each, agents,
+          the price and status changes), or that the withdraw guard, the completeness rule or max_reject_ratio
+          would stop it, and why. Writes nothing: no ledger row, no listing, history or replication row (a Web
+          API's requests still count against its request budget). An input unchanged since the last run is
+          reported as skipped, as the run would skip it (--force plans the load anyway, as `run --force` loads).
+          Exit 0 the run would load (or skip), 3 a safety rule would stop it, 1 or 4 the plan itself failed.
+        """,
     "rejects": """
         usage: mlsfeed rejects [--run ID | --last [--pipeline NAME]] [--reason TEXT] [--format table|jsonl]
                                [--database URL]
+               mlsfeed rejects replay --run ID [--pipeline PATH] [--database URL]
 
           The rejected records of a run, in feed order: position, reasons and raw fields. Without --run, the
           last succeeded run (of --pipeline NAME); a failed run keeps no rejects (they roll back with its data).
           --reason keeps the rejects with a reason containing TEXT (ignoring case). jsonl prints one JSON object a
           line; raw is [[key, value], ...] for a flat record, the record's JSON object for a nested one.
+          replay feeds the raw records of run ID's rejects through the pipeline's current mapping (--pipeline, else
+          the run's pipeline in pipelines/) as a new incremental run; the rejects stay, marked replayed by it, and
+          a record still failing is rejected again in the new run. A run already replayed is refused (exit 3).
         """,
     "prune": """
         usage: mlsfeed prune [--runs-older-than AGE] [--rejects-older-than AGE] [--dry-run] [--database URL]

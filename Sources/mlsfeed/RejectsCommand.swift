@@ -5,6 +5,7 @@ import MLSFeed
 /// why, and their raw fields; streamed, so a run with a million rejects prints in flat memory.
 enum RejectsCommand {
     static func main(_ args: [String]) throws -> Int32 {
+        if args.first == "replay" { return try RejectsReplayCommand.main(Array(args.dropFirst())) }
         let parsed = try Arguments(args, options: ["run", "pipeline", "reason", "format", "database", "config"],
                                    flags: ["last", "help"])
         if parsed.has("help") {
@@ -46,7 +47,9 @@ enum RejectsCommand {
                 + "\(TimeText.local($0.startedAt))" } ?? "run \(runID) (no longer in the ledger)")
         }
         var printer = TablePrinter()
+        var replayedBy = Set<Int64>()
         let given = try ledger.rejects(run: runID, reasonContaining: reason) { reject in
+            if let run = reject.replayedBy { replayedBy.insert(run) }
             if format == .jsonl {
                 print(json(reject).text)
             } else {
@@ -59,7 +62,9 @@ enum RejectsCommand {
         if format == .table {
             printer.flush()
             let filter = reason.map { " with a reason containing \(JSONText.string($0))" } ?? ""
-            print("\(given) \(given == 1 ? "reject" : "rejects")\(filter)")
+            let replays = replayedBy.sorted().map { "run \($0)" }.joined(separator: ", ")
+            print("\(given) \(given == 1 ? "reject" : "rejects")\(filter)"
+                + (replays.isEmpty ? "" : "; replayed by \(replays) (`mlsfeed rejects replay`)"))
         }
         return 0
     }
@@ -73,6 +78,7 @@ enum RejectsCommand {
             ("file", .string(reject.position.file)), ("line", .int(Int64(reject.position.line))),
             ("column", .int(Int64(reject.position.column))), ("ordinal", .int(reject.ordinal)),
             ("reasons", .array(reject.reasons.map { .string($0) })), ("raw", raw),
+            ("replayed_by", .int(reject.replayedBy)),
         ])
     }
 

@@ -15,9 +15,10 @@ let usage = """
       validate PIPELINE   check a pipeline file (and, with --input, its feed) without touching the database
       db start|stop|status|url|migrate
                           manage the embedded PostgreSQL (or migrate the configured database)
+      plan PIPELINE       what a run would do (counts, examples, changes, safety rules); writes nothing
       runs [show ID]      list recent runs from the run ledger, or show one in full
       history LISTING_ID  a listing's price and status changes, withdrawals and returns
-      rejects             the rejected records of a run, with reasons and raw fields
+      rejects [replay]    the rejected records of a run, with reasons and raw fields; replay them
       prune               delete old ledger rows and rejects
       doctor [PIPELINE]   check the config, pipeline, input, database, schema, extensions and disk
       search mls|quick|detailed|near|agent
@@ -63,6 +64,7 @@ func main() -> Int32 {
         case "run": return try RunCommand.main(arguments, validateOnly: false)
         case "validate": return try RunCommand.main(arguments, validateOnly: true)
         case "db": return try DBCommand.main(arguments)
+        case "plan": return try PlanCommand.main(arguments)
         case "runs": return try RunsCommand.main(arguments)
         case "history": return try HistoryCommand.main(arguments)
         case "rejects": return try RejectsCommand.main(arguments)
@@ -73,7 +75,7 @@ func main() -> Int32 {
         case "mapping": return try MappingCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
-            let known = ["run", "validate", "db", "runs", "history", "rejects", "prune", "doctor", "search",
+            let known = ["run", "validate", "plan", "db", "runs", "history", "rejects", "prune", "doctor", "search",
                          "fixtures", "mapping", "bench-parse", "help"]
             let hint = Suggestion.closest(to: command, among: known).map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")

@@ -26,6 +26,8 @@ package struct StoredReject: Sendable, Equatable {
     package var rawJSON: String
     /// Whether `rawJSON` is a flat record's `[[key, value], ...]`.
     package var rawIsFields: Bool
+    /// The run that replayed it through a fixed mapping (`mlsfeed rejects replay`), if one did.
+    package var replayedBy: Int64?
 
     /// The raw record, decoded from `rawJSON` when asked (a JSON-lines listing passes the text on as it is).
     package var raw: Raw {
@@ -38,7 +40,7 @@ package struct StoredReject: Sendable, Equatable {
 
     /// The SELECT list that `init(_:)` reads.
     static let columns = "id, run_id, source, entity, key, file, line, column_number, ordinal, "
-        + "to_jsonb(reasons)::text AS reasons, jsonb_typeof(raw) AS raw_type, raw::text AS raw"
+        + "to_jsonb(reasons)::text AS reasons, jsonb_typeof(raw) AS raw_type, raw::text AS raw, replayed_by"
 
     init(_ row: ResultRow) throws {
         id = try row.count("id")
@@ -52,5 +54,6 @@ package struct StoredReject: Sendable, Equatable {
         reasons = try row.json("reasons", as: [String].self) ?? []
         rawJSON = try row.string("raw")
         rawIsFields = try row.text("raw_type") == "array"
+        replayedBy = try row.int("replayed_by")
     }
 }

@@ -8,14 +8,19 @@ package struct LoadOptions: Sendable, Hashable {
     package var force: Bool
     /// What a full run does when the dump is incomplete (`force` does not override it).
     package var onIncomplete: IncompletePolicy
+    /// A plan (`mlsfeed plan`): the run does everything in its transaction, reads what it did into
+    /// `LoadResult.plan` and rolls it all back. It records no ledger row, migrates nothing, drops no index (a
+    /// first load merges through staging) and its run id is 0.
+    package var plan: Bool
 
     package init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
-                onIncomplete: IncompletePolicy = .fail) {
+                onIncomplete: IncompletePolicy = .fail, plan: Bool = false) {
         self.source = source
         self.pipeline = pipeline
         self.mode = mode
         self.withdrawGuard = withdrawGuard
         self.force = force
         self.onIncomplete = onIncomplete
+        self.plan = plan
     }
 }

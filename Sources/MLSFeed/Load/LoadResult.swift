@@ -28,6 +28,8 @@ public struct LoadResult: Sendable, Hashable {
     /// What the load decided and the summary should say (an incomplete dump upserted only, an older dump
     /// withdrawing nothing).
     package var notes: [String] = []
+    /// A plan's examples and price and status changes (nil for a real run).
+    package var plan: LoadPlan?
 
     package init(runID: Int64) {
         self.runID = runID

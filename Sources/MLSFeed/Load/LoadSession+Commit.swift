@@ -82,12 +82,20 @@ extension LoadSession {
         let result: LoadResult
         do {
             let (done, recorded) = try work(data)
-            try TestPause.ledger.reach(connection: data)
-            try LoadSession.recordRun(data, id: runID, status: status, result: recorded, totals: totals,
-                                      matched: matchedRun)
-            try canceller.beginCommit()
-            try data.execute("COMMIT")
-            result = done
+            if options.plan {
+                // A plan reads what it did, then undoes it all: no ledger row, nothing committed.
+                var planned = done
+                if status != "unchanged" { planned.plan = try readPlan(data) }
+                try data.execute("ROLLBACK")
+                result = planned
+            } else {
+                try TestPause.ledger.reach(connection: data)
+                try LoadSession.recordRun(data, id: runID, status: status, result: recorded, totals: totals,
+                                          matched: matchedRun)
+                try canceller.beginCommit()
+                try data.execute("COMMIT")
+                result = done
+            }
         } catch {
             fail(String(describing: error), totals: totals)
             throw error

@@ -83,31 +83,25 @@ package final class LoadSession: @unchecked Sendable {
         canceller.watch(ledger, refusingLater: false)
         lockWatch?.watch(ledger)
         try ledger.execute("SET TimeZone = 'UTC'")
-        try Migrations.apply(ledger)
+        // A plan writes nothing: it needs the schema as it is.
+        if options.plan { try Migrations.requireCurrent(ledger) } else { try Migrations.apply(ledger) }
         let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))",
                                         [String(LoadSession.lockNamespace), LoadSession.lockName(options)])
         guard locked.rows.first?.first == "t" else {
             throw LoadError(try LoadSession.busyMessage(ledger, options), kind: .busy)
         }
-        try ledger.execute("""
-            UPDATE ingest_runs SET status = 'interrupted', finished_at = clock_timestamp(),
-                error = coalesce(error, 'the process running it ended before the run finished')
-            WHERE pipeline = $1 AND source = $2 AND status = 'running'
-            """, [options.pipeline, options.source])
-        let inserted = try ledger.execute("""
-            INSERT INTO ingest_runs (pipeline, source, mode, status) VALUES ($1, $2, $3, 'running') RETURNING id
-            """, [options.pipeline, options.source, options.mode.rawValue])
-        guard let id = inserted.rows.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else {
-            throw LoadError("could not record the run in ingest_runs")
+        if options.plan {
+            runID = 0
+        } else {
+            runID = try LoadSession.recordStart(ledger, options)
         }
-        runID = id
         self.ledger = ledger
         do {
             let data = try Connection(conninfo, options: connection, shouldStop: stop)
             canceller.watch(data)
             lockWatch?.watch(data)
             try data.executeScript("""
-                SET application_name = 'mlsfeed load run \(id)';
+                SET application_name = 'mlsfeed \(options.plan ? "plan" : "load run \(runID)")';
                 SET TimeZone = 'UTC';
                 SET work_mem = '256MB';
                 SET maintenance_work_mem = '256MB';
@@ -124,6 +118,23 @@ package final class LoadSession: @unchecked Sendable {
             fail(String(describing: error))
             throw error
         }
+    }
+
+    /// Marks the pipeline's abandoned `running` rows `interrupted` and records the new run as `running`; returns
+    /// its id.
+    private static func recordStart(_ ledger: Connection, _ options: LoadOptions) throws -> Int64 {
+        try ledger.execute("""
+            UPDATE ingest_runs SET status = 'interrupted', finished_at = clock_timestamp(),
+                error = coalesce(error, 'the process running it ended before the run finished')
+            WHERE pipeline = $1 AND source = $2 AND status = 'running'
+            """, [options.pipeline, options.source])
+        let inserted = try ledger.execute("""
+            INSERT INTO ingest_runs (pipeline, source, mode, status) VALUES ($1, $2, $3, 'running') RETURNING id
+            """, [options.pipeline, options.source, options.mode.rawValue])
+        guard let id = inserted.rows.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else {
+            throw LoadError("could not record the run in ingest_runs")
+        }
+        return id
     }
 
     deinit {
@@ -210,7 +221,7 @@ package final class LoadSession: @unchecked Sendable {
         }
         if !decidedFirstLoad {
             decidedFirstLoad = true
-            firstLoad = try firstLoadIfEmpty(data)
+            firstLoad = options.plan ? nil : try firstLoadIfEmpty(data)
         }
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if !seen.isEmpty {
@@ -287,7 +298,7 @@ package final class LoadSession: @unchecked Sendable {
         let interrupted = interrupted || (stoppedBySignal?() ?? canceller.wasRequested)
         if let data { _ = try? data.execute("ROLLBACK") }
         data = nil
-        if let ledger {
+        if let ledger, !options.plan {
             var result = LoadResult(runID: runID)
             result.duplicates = totals?.droppedDuplicates ?? 0
             _ = try? LoadSession.recordRun(ledger, id: runID, status: interrupted ? "interrupted" : "failed",

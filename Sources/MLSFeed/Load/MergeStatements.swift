@@ -42,7 +42,7 @@ enum MergeStatements {
 
     /// True when a partial incoming row (`absent <> 0`) differs from the stored row in a column or `extra` key it
     /// carries.
-    private static let partialDiffers: String = {
+    static let partialDiffers: String = {
         let columns = assignedListingColumns.map { column, index in
             "(i.absent & \(bit(index)) = 0 AND l.\(column) IS DISTINCT FROM i.\(column))"
         }

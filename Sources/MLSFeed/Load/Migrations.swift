@@ -66,7 +66,14 @@ package enum Migrations {
         (6, "co-listing agents and full names", coListingAndFullNames),
         (7, "replication state and request budgets", replication),
         (8, "search api", searchAPI),
+        (9, "reject replays", rejectReplays),
     ]
+
+    /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again
+    /// through the pipeline's current mapping. Nullable, no default: adding it rewrites nothing.
+    private static let rejectReplays = """
+        ALTER TABLE rejects ADD COLUMN replayed_by bigint;
+        """
 
     private static let tables = """
         CREATE TABLE ingest_runs (

@@ -137,7 +137,8 @@ public final class PipelineRunner: @unchecked Sendable {
             do {
                 db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                     source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                    force: options.force, onIncomplete: config.onIncomplete), connection: options.database,
+                    force: options.force, onIncomplete: config.onIncomplete, plan: options.plan),
+                    connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)
                     }, stoppedBySignal: { control.error is RunInterrupted })
@@ -145,8 +146,10 @@ public final class PipelineRunner: @unchecked Sendable {
                 // A stop while the session starts cancels its connect or statement: the stop is the reason.
                 throw control.error as? RunInterrupted ?? error
             }
-            summary.runID = db.runID
-            runID.update { $0 = db.runID }
+            if !options.plan {
+                summary.runID = db.runID
+                runID.update { $0 = db.runID }
+            }
             database = db
             sink = db
         }

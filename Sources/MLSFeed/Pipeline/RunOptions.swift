@@ -12,6 +12,9 @@ public struct RunOptions: Sendable {
     public var output: String?
     /// Overrides the pipeline's load mode.
     public var mode: LoadMode?
+    /// Plan the run (`LoadOptions.plan`): every stage runs against the database and the load is rolled back; the
+    /// summary's `load.plan` says what it would do. A plan has no run id.
+    package var plan = false
     /// Lets a full dump withdraw listings even below the withdraw guard.
     public var force = false
     /// How many rejects the summary quotes.

@@ -21,7 +21,15 @@ import Testing
         (["rejects", "--format", "json"], "error: --format must be table or jsonl, got json"),
         (["rejects", "--reason", ""], "error: --reason needs some text to look for"),
         (["rejects", "--lats"], "error: unknown option --lats; did you mean --last?"),
-        (["rejects", "replay"], "error: unexpected argument replay"),
+        (["rejects", "replay"], "error: replay needs --run ID"),
+        (["rejects", "replay", "--run", "0"], "error: --run expects a run ID (a positive integer), got 0"),
+        (["rejects", "replay", "--run", "1", "--last"], "error: unknown option --last"),
+        (["rejects", "replay", "3"], "error: unexpected argument 3"),
+        (["plan"], "error: missing PIPELINE"),
+        (["plan", "sample", "other"], "error: expected one PIPELINE"),
+        (["plan", "sample", "--format", "jsonl"], "error: --format must be table or json, got jsonl"),
+        (["plan", "sample", "--mode", "nightly"], "error: --mode must be full or incremental, got nightly"),
+        (["plan", "sample", "--dry-run"], "error: unknown option --dry-run"),
         (["prune"], "error: say what to prune: --runs-older-than AGE and/or --rejects-older-than AGE"),
         (["prune", "--runs-older-than", "180"],
          "error: --runs-older-than expects an age like 180d, 12h or 2w, got 180"),
@@ -42,7 +50,7 @@ import Testing
         #expect(result.stderr.contains("usage: mlsfeed \(arguments[0])"))
     }
 
-    @Test(arguments: ["runs", "history", "rejects", "prune", "doctor"])
+    @Test(arguments: ["runs", "history", "rejects", "prune", "doctor", "plan"])
     func helpShowsTheUsage(command: String) throws {
         let result = try CLI.run([command, "--help"])
         #expect(result.status == 0)
