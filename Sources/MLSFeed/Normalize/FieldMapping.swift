@@ -81,6 +81,11 @@ package struct Mapping: Sendable, Hashable {
                   embeddedAgents: embeddedAgent.isEmpty ? [] : [AgentMapping(fields: embeddedAgent)])
     }
 
+    /// The source keys of the entity's key column (`mls_number` for the servlet mapping), in the mapping's order.
+    package var keySources: [String] {
+        fields.filter { $0.name == entity.keyColumn }.flatMap(\.sources)
+    }
+
     /// Every source key some field reads from the record itself: these never go to `extra`.
     package var placedKeys: Set<String> {
         Set(fields.flatMap(\.sources) + embeddedAgents.filter { $0.each == nil }.flatMap(\.fields).flatMap(\.sources))

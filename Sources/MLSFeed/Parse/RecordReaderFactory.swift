@@ -10,7 +10,10 @@ package func makeRecordReader(settings: ParseSettings, source: String, mapping: 
     switch settings.format {
     case .resoJSON(let json):
         return ResoJSONReader(settings: json, mapping: mapping ?? Mapping(entity: .listing, fields: []), source: source)
-    case .triples(let triples): handler = TriplesHandler(settings: triples, source: source, recognizer: recognizer)
+    case .triples(let triples):
+        // The mapping says which key holds the MLS number (messages name it); without one (bench-parse) none does.
+        handler = TriplesHandler(settings: triples, source: source, keySources: mapping?.keySources ?? [],
+                                 recognizer: recognizer)
     case .retsCompact(let rets): handler = RETSCompactHandler(settings: rets, source: source)
     case .xml(let xml):
         handler = StructuredXMLHandler(settings: xml, mapping: mapping ?? Mapping(entity: .listing, fields: []),

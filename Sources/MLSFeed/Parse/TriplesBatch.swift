@@ -13,17 +13,17 @@ struct TriplesBatch: Sendable {
         var keySet: Int
     }
 
-    /// A keys list with the index of `mls_number` in it, its fingerprint, and which keys a recognised (stored)
-    /// record still needs.
+    /// A keys list with the index of the MLS number's key in it (from the mapping), its fingerprint, and which keys
+    /// a recognised (stored) record still needs.
     struct KeySet: Sendable {
         var keys: [String]
         var mlsIndex: Int?
         var hash: UInt64 = 0
         var needed: [Bool] = []
 
-        init(keys: [String], recognizer: RawRecognizer?) {
+        init(keys: [String], keySources: [String], recognizer: RawRecognizer?) {
             self.keys = keys
-            mlsIndex = keys.firstIndex(of: "mls_number")
+            mlsIndex = keySources.lazy.compactMap { keys.firstIndex(of: $0) }.first
             if let recognizer {
                 hash = RawHash.keys(keys)
                 needed = keys.map { recognizer.neededKeys.contains($0) }
@@ -40,9 +40,12 @@ struct TriplesBatch: Sendable {
     var recordElement: String
     /// Fingerprints every record and recognises stored listings (database runs).
     var recognizer: RawRecognizer?
+    /// The source keys of the MLS number (`Mapping.keySources`), named in a defect's message.
+    var keySources: [String]
 
-    init(settings: TriplesSettings, recognizer: RawRecognizer?) {
+    init(settings: TriplesSettings, keySources: [String], recognizer: RawRecognizer?) {
         self.recognizer = recognizer
+        self.keySources = keySources
         delimiter = Array(settings.delimiter.utf8)
         valuesElement = settings.valuesElement
         keysElement = settings.keysElement

@@ -44,11 +44,11 @@ final class TriplesHandler: RecordHandler {
     @exclusivity(unchecked) private var ordinal = 0
     @exclusivity(unchecked) private var sawRoot = false
 
-    init(settings: TriplesSettings, source: String, recognizer: RawRecognizer? = nil) {
+    init(settings: TriplesSettings, source: String, keySources: [String], recognizer: RawRecognizer? = nil) {
         self.settings = settings
         self.source = source
         self.delimiter = Array(settings.delimiter.utf8)
-        self.batch = TriplesBatch(settings: settings, recognizer: recognizer)
+        self.batch = TriplesBatch(settings: settings, keySources: keySources, recognizer: recognizer)
     }
 
     func bind(_ parser: XMLPushParser) {
@@ -89,7 +89,8 @@ final class TriplesHandler: RecordHandler {
                 recordValues = captureStart..<parser.text.count
             } else if name == keysName {
                 let keys = splitKeys(parser.text, captureStart..<parser.text.count)
-                let keySet = TriplesBatch.KeySet(keys: keys, recognizer: batch.recognizer)
+                let keySet = TriplesBatch.KeySet(keys: keys, keySources: batch.keySources,
+                                                 recognizer: batch.recognizer)
                 if inRecord {
                     recordKeys = keySet
                 } else {

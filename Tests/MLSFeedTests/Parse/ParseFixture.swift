@@ -9,9 +9,15 @@ enum ParseFixture {
         return try Array(Data(contentsOf: url))
     }
 
+    /// The servlet mapping's key: `listing_id` from `mls_number`, which names the MLS number in triples messages.
+    static let servletKey = Mapping(entity: .listing,
+                                    fields: [FieldMapping(name: "listing_id", sources: ["mls_number"], type: .text)])
+
     /// Feeds `bytes` in `chunk`-byte pieces (nil: whole), taking records after each piece; source is `source`.
     static func read(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
                      chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
+        var mapping = mapping
+        if mapping == nil, case .triples = settings.format { mapping = servletKey }
         let reader = makeRecordReader(settings: settings, source: source, mapping: mapping)
         var records: [RawRecord] = []
         let size = max(1, chunk ?? bytes.count)

@@ -44,7 +44,7 @@ import MLSFeed
 
     @Test func recordsArriveBeforeTheEndOfABigInput() throws {
         let bytes = Self.dump()
-        let reader = makeRecordReader(settings: ParseFixture.triples, source: "-")
+        let reader = makeRecordReader(settings: ParseFixture.triples, source: "-", mapping: ParseFixture.servletKey)
         var taken = 0
         var offset = 0
         while offset < bytes.count {
