@@ -2,7 +2,7 @@ import Foundation
 
 /// The passwords of libpq connection strings (`postgresql://` URLs and `key=value` lists), so that this wrapper's
 /// messages never carry one. Printable text elsewhere goes through the domain's `Redactor`.
-enum ConnectionString {
+package enum ConnectionString {
     /// The passwords written in `conninfo` (URL user info or `password=` keywords), for scrubbing messages.
     static func passwords(in conninfo: String) -> [String] {
         var found: [String] = []
@@ -17,6 +17,14 @@ enum ConnectionString {
             text.replaceSubrange(range, with: "***")
         }
         return found.filter { !$0.isEmpty && $0 != "***" }
+    }
+
+    /// `text` with the value of every libpq `password=` keyword (`password=s3cret`, `password = 's3 cr\\'et'`)
+    /// replaced by `***`, also inside a longer message: the domain's redactor masks keywords with it.
+    package static func maskingPasswordKeywords(_ text: String) -> String {
+        var text = text
+        while let range = keywordPasswordRange(text) { text.replaceSubrange(range, with: "***") }
+        return text
     }
 
     /// `text` with every password of `conninfo` replaced by `***`.

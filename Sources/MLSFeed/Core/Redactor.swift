@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 
 /// The one redactor of the package: masks secrets in printable text (errors, warnings, events, summaries, the
 /// ledger). Without knowing any secret it masks the password of every `scheme://user:password@` URL, credential-like
@@ -67,12 +68,7 @@ package struct Redactor: Sendable, Hashable {
     /// libpq `password=` keyword (`password=s3cret`, `password = 's3 cr\\'et'`) masked.
     package static func scrub(_ text: String) -> String {
         var result = text.contains("://") ? scrubURLs(text) : text
-        if result.contains("=") { result = scrubQueryParameters(result) }
-        var searchStart = result.startIndex
-        while let range = keywordPasswordRange(result, from: searchStart) {
-            result.replaceSubrange(range, with: mask)
-            searchStart = result.index(range.lowerBound, offsetBy: mask.count)
-        }
+        if result.contains("=") { result = ConnectionString.maskingPasswordKeywords(scrubQueryParameters(result)) }
         return result
     }
 
@@ -104,37 +100,6 @@ package struct Redactor: Sendable, Hashable {
 
     private static func isURLDelimiter(_ character: Character) -> Bool {
         character.isWhitespace || "\"<>`".contains(character)
-    }
-
-    /// The value of the first `password=` keyword at or after `from` that is not already masked.
-    private static func keywordPasswordRange(_ text: String, from: String.Index) -> Range<String.Index>? {
-        var searchStart = from
-        while let key = text.range(of: "password", options: .caseInsensitive, range: searchStart..<text.endIndex) {
-            searchStart = key.upperBound
-            if key.lowerBound > text.startIndex {
-                let before = text[text.index(before: key.lowerBound)]
-                guard before == " " || before == "\t" || before == "?" || before == "&" else { continue }
-            }
-            var index = key.upperBound
-            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
-            guard index < text.endIndex, text[index] == "=" else { continue }
-            index = text.index(after: index)
-            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
-            let valueStart = index
-            if index < text.endIndex, text[index] == "'" {
-                index = text.index(after: index)
-                while index < text.endIndex, text[index] != "'" {
-                    if text[index] == "\\" { index = text.index(after: index) }
-                    if index < text.endIndex { index = text.index(after: index) }
-                }
-                if index < text.endIndex { index = text.index(after: index) }
-            } else {
-                while index < text.endIndex, !" \t&\n".contains(text[index]) { index = text.index(after: index) }
-            }
-            if text[valueStart..<index] == mask || valueStart == index { continue }
-            return valueStart..<index
-        }
-        return nil
     }
 
     /// True for parameter names like `apikey`, `api_key`, `access_token`, `password`, `X-Amz-Signature`.
