@@ -240,7 +240,10 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
 
     func number(_ text: Span<UInt8>, parser: JSONPushParser) throws {
         if case .top? = frames.last, self.key == Array("@odata.count".utf8) {
-            report.declaredCount = Int(text.utf8String)
+            let (line, column) = parser.position
+            DeclaredCount.read(text.utf8String, written: { "@odata.count \($0)" },
+                               at: SourcePosition(file: source, line: max(1, line), column: max(1, column)),
+                               into: &report)
         }
         if case .top(let root)? = frames.last, root == nil {
             self.key = nil

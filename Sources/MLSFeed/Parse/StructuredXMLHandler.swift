@@ -123,8 +123,10 @@ final class StructuredXMLHandler: RecordHandler {
             // A RETS reply's trailer, as COMPACT replies have it (STANDARD-XML, CREA DDF).
             switch name.string {
             case "COUNT":
-                if let records = parser.attribute("Records").flatMap({ Int(DelimitedText.trimmed($0)) }) {
-                    report.declaredCount = records
+                if let records = parser.attribute("Records") {
+                    let (line, column) = parser.startTagPosition
+                    DeclaredCount.read(records, written: { "COUNT Records=\(quoted($0))" },
+                                       at: SourcePosition(file: source, line: line, column: column), into: &report)
                 }
             case "MAXROWS":
                 report.maxRows = true
