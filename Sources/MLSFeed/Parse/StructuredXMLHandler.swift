@@ -25,7 +25,8 @@ final class StructuredXMLHandler: RecordHandler {
     private var recordSteps: [Int32] = []
     /// The element names the parser has interned so far, by id (shared with every batch).
     private var names: [String] = []
-    private var parser: XMLPushParser?
+    /// Weak: the parser owns its delegate, this handler (a strong reference would keep both alive for ever).
+    private weak var parser: XMLPushParser?
 
     /// Names of the open elements outside any record, outermost first.
     private var outside: [Int32] = []
