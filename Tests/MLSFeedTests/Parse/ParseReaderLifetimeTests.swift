@@ -28,4 +28,23 @@ import Testing
         }
         #expect(freed == nil)
     }
+
+    @Test(arguments: [
+        (#"{"value": [{"ListingKey": "A"}]}"#, true),  // read whole
+        ("", true),                                    // fails at finish: empty
+        (#"{"value": [{"Listing"#, true),              // fails at finish: truncated
+        (#"{"value": [{"Listing"#, false),             // dropped unfinished (a stopped run)
+    ])
+    func resoJSONReaderIsFreed(document: String, finished: Bool) {
+        weak var freed: ResoJSONReader?
+        do {
+            let reader = ResoJSONReader(settings: ResoJSONSettings(), mapping: Mapping(entity: .listing, fields: []),
+                                        source: "page.json")
+            freed = reader
+            try? reader.feed(Array(document.utf8)[...])
+            if finished { try? reader.finish() }
+            _ = reader.takeRecords()
+        }
+        #expect(freed == nil)
+    }
 }
