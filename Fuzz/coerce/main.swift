@@ -28,9 +28,16 @@ let fields: [FieldMapping] = {
         field.country = country
         fields.append(field)
     }
+    // A structured feed's mapping (paths, `each:`) is read with the prefixes its pipelines declare.
+    var prefixes: Set<String> = []
+    for pipeline in ShippedPipelines.load(where: { _ in true }) {
+        if case .xml(let xml) = pipeline.parse.format { prefixes.formUnion(xml.namespaces.keys) }
+    }
     for name in names.sorted() where name.hasSuffix(".yaml") {
         do {
-            let mapping = try Mapping(config: try ConfigNode.load(path: "\(folder)/\(name)", environment: [:]))
+            let node = try ConfigNode.load(path: "\(folder)/\(name)", environment: [:])
+            let structured = PathRules(prefixes: prefixes)
+            let mapping = try (try? Mapping(config: node)) ?? Mapping(config: node, paths: structured)
             fields += mapping.fields + mapping.embeddedAgents.flatMap(\.fields)
         } catch {
             fatalError("\(error)")
