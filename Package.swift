@@ -59,8 +59,8 @@ let package = Package(
 if Context.environment["MLSFEED_FUZZ"] == "1" {
     package.targets += [
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "MLSFeed"], path: "Fuzz/FuzzSupport"),
-    ] + ["xml-triples", "xml-rets", "xml-plain", "yaml-config", "coerce"].map {
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "MLSFeed", "JSONStream"], path: "Fuzz/FuzzSupport"),
+    ] + ["xml-triples", "xml-rets", "xml-plain", "xml-structured", "reso-json", "yaml-config", "coerce"].map {
         .executableTarget(name: $0, dependencies: ["FuzzSupport", "MLSFeed", "YAMLConfig"], path: "Fuzz/\($0)")
     }
 }

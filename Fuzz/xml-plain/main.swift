@@ -1,12 +1,14 @@
-// Fuzz target: the plain record XML reader (XMLHarness describes the input). The variant byte's bit 0 picks the
-// record element: `listing` or `feed` (the usual root, so records then nest other records' elements).
+// Fuzz target: the XML record reader without a mapping, so every record goes whole to `extra` (ReaderHarness
+// describes the input). The variant byte's bit 0 picks the record element: `listing` or `feed` (the usual root,
+// so records then nest other records' elements); bit 1 a 256-byte record limit.
 import FuzzSupport
 import MLSFeed
 
 LibFuzzer.run { bytes in
-    XMLHarness.run(bytes) { variant in
+    ReaderHarness.run(bytes) { variant in
         var plain = PlainXMLSettings()
         if variant & 1 != 0 { plain.recordElement = "feed" }
-        return .xml(plain)
+        if variant & 2 != 0 { plain.maxRecordBytes = 256 }
+        return ReaderHarness.Setup(format: .xml(plain))
     }
 }

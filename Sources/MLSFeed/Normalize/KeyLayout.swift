@@ -11,9 +11,13 @@ struct KeyLayout {
     /// Positions of fields no mapping field reads (the `extra` candidates).
     private(set) var extraPositions: [Int] = []
 
+    /// Whether the layout was built for some record yet (a first record without fields has the empty `keys` too).
+    private var built = false
+
     /// Makes sure the layout describes `fields`, rebuilding it when the keys differ from the last record's.
     mutating func adopt(_ fields: [RawField], mapping: Mapping, placed: Set<String>) {
-        if fields.count == keys.count && zip(fields, keys).allSatisfy({ $0.key == $1 }) { return }
+        if built && fields.count == keys.count && zip(fields, keys).allSatisfy({ $0.key == $1 }) { return }
+        built = true
         keys = fields.map(\.key)
         let byKey = Self.positions(of: keys)
         fieldPositions = mapping.fields.map { Self.positions($0, in: byKey) }

@@ -9,7 +9,8 @@ import XMLStream
 /// `<DELIMITER value>` is a hex character code (tab when missing). `<COLUMNS>` and each `<DATA>` row are
 /// delimiter-joined with a leading and a trailing delimiter; either may be missing. A row whose field count differs
 /// from the columns is a `defect` record. `<MAXROWS/>`, 20208 and a `COUNT` differing from the rows are warnings;
-/// the first two (and a `COUNT` above the rows) also make the dump incomplete (see `Completeness`).
+/// the first two (and a `COUNT` above the rows) also make the dump incomplete (see `Completeness`). A `COUNT` that
+/// is not a whole number of 0 or more is a warning and ignored (`DeclaredCount`).
 final class RETSCompactHandler: RecordHandler {
     private var records: [RawRecord] = []
     private(set) var report = ParseReport()
@@ -97,8 +98,9 @@ final class RETSCompactHandler: RecordHandler {
         } else if name == delimiterName {
             try readDelimiter(parser.attribute("value"), at: position(parser.startTagPosition))
         } else if name == countName {
-            if let records = parser.attribute("Records"), let count = Int(DelimitedText.trimmed(records)) {
-                report.declaredCount = count
+            if let records = parser.attribute("Records") {
+                DeclaredCount.read(records, written: { "COUNT Records=\(quoted($0))" },
+                                   at: position(parser.startTagPosition), into: &report)
             }
         } else if name == maxRowsName {
             report.maxRows = true

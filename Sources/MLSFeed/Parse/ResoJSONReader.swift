@@ -87,7 +87,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
             return records
         }
         do {
-            parser = try JSONPushParser(delegate: self, options: JSONStreamOptions(
+            parser = try JSONPushParser(delegate: WeakJSONDelegate(self), options: JSONStreamOptions(
                 allowsMultipleValues: true, maxDepth: 64, maxValueBytes: max(1 << 20, settings.maxRecordBytes)))
         } catch {
             failure = InputError("\(error)", at: SourcePosition(file: source, line: 1, column: 1))
@@ -240,7 +240,10 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
 
     func number(_ text: Span<UInt8>, parser: JSONPushParser) throws {
         if case .top? = frames.last, self.key == Array("@odata.count".utf8) {
-            report.declaredCount = Int(text.utf8String)
+            let (line, column) = parser.position
+            DeclaredCount.read(text.utf8String, written: { "@odata.count \($0)" },
+                               at: SourcePosition(file: source, line: max(1, line), column: max(1, column)),
+                               into: &report)
         }
         if case .top(let root)? = frames.last, root == nil {
             self.key = nil
@@ -366,6 +369,26 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         pending = []
         converter.submit(batch, count: batch.entries.count, inBackground: inBackground)
     }
+}
+
+/// The parser's delegate for a reader that owns the parser: passes the events on to the reader without owning it
+/// (the parser owns its delegate, so the reader as its own delegate would keep both alive for ever).
+private final class WeakJSONDelegate: JSONStreamDelegate {
+    private weak var reader: ResoJSONReader?
+
+    init(_ reader: ResoJSONReader) {
+        self.reader = reader
+    }
+
+    func startObject(parser: JSONPushParser) throws { try reader?.startObject(parser: parser) }
+    func key(_ key: Span<UInt8>, parser: JSONPushParser) throws { try reader?.key(key, parser: parser) }
+    func endObject(parser: JSONPushParser) throws { try reader?.endObject(parser: parser) }
+    func startArray(parser: JSONPushParser) throws { try reader?.startArray(parser: parser) }
+    func endArray(parser: JSONPushParser) throws { try reader?.endArray(parser: parser) }
+    func string(_ value: Span<UInt8>, parser: JSONPushParser) throws { try reader?.string(value, parser: parser) }
+    func number(_ text: Span<UInt8>, parser: JSONPushParser) throws { try reader?.number(text, parser: parser) }
+    func boolean(_ value: Bool, parser: JSONPushParser) throws { try reader?.boolean(value, parser: parser) }
+    func null(parser: JSONPushParser) throws { try reader?.null(parser: parser) }
 }
 
 /// The names of a builder's node's children (for the page-or-record decision).

@@ -25,7 +25,8 @@ final class StructuredXMLHandler: RecordHandler {
     private var recordSteps: [Int32] = []
     /// The element names the parser has interned so far, by id (shared with every batch).
     private var names: [String] = []
-    private var parser: XMLPushParser?
+    /// Weak: the parser owns its delegate, this handler (a strong reference would keep both alive for ever).
+    private weak var parser: XMLPushParser?
 
     /// Names of the open elements outside any record, outermost first.
     private var outside: [Int32] = []
@@ -123,8 +124,10 @@ final class StructuredXMLHandler: RecordHandler {
             // A RETS reply's trailer, as COMPACT replies have it (STANDARD-XML, CREA DDF).
             switch name.string {
             case "COUNT":
-                if let records = parser.attribute("Records").flatMap({ Int(DelimitedText.trimmed($0)) }) {
-                    report.declaredCount = records
+                if let records = parser.attribute("Records") {
+                    let (line, column) = parser.startTagPosition
+                    DeclaredCount.read(records, written: { "COUNT Records=\(quoted($0))" },
+                                       at: SourcePosition(file: source, line: line, column: column), into: &report)
                 }
             case "MAXROWS":
                 report.maxRows = true
