@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: [false, true])
     func recordsArriveBeforeTheEndWhenEveryChunkEndsInsideARecord(page: Bool) throws {
         let count = 1000
-        var text = page ? #"{"@odata.context":"$metadata#Property","value":["# : ""#
+        var text = page ? #"{"@odata.context":"$metadata#Property","value":["# : ""
         var cuts: [Int] = []
         for index in 0..<count {
             let record = #"{"ListingId":"\#(index)","PublicRemarks":"r\#(index)"}"# + (page ? "" : "\n")
