@@ -4,13 +4,23 @@ import MLSFeed
 /// `mlsfeed bench-parse FILE`: the parse stage alone, for the benchmark against `xmllint --stream`.
 enum BenchParseCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["format", "record"], flags: ["help", "strings"])
+        let parsed = try Arguments(args, options: ["format", "record", "pipeline", "config"],
+                                   flags: ["help", "strings"])
         if parsed.has("help") {
             print(commandUsage["bench-parse"]!)
             return 0
         }
         guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one FILE") }
         let path = parsed.positionals[0]
+        if let pipeline = parsed["pipeline"] {
+            guard parsed["format"] == nil && parsed["record"] == nil else {
+                throw UsageError(message: "--pipeline takes the format and record path from the pipeline file")
+            }
+            let context = try Context(configFlag: parsed["config"])
+            let config = try PipelineConfig.load(path: try RunCommand.locatePipeline(pipeline),
+                                                 project: context.project, environment: context.environment)
+            return try time(path, settings: config.parse, mapping: config.mapping)
+        }
         if parsed["format"] == "json" { return try json(path, makeStrings: parsed.has("strings")) }
         let format: FeedFormat
         switch parsed["format"] ?? "triples" {
@@ -25,9 +35,14 @@ enum BenchParseCommand {
             format = .xml(x)
         case let other: throw UsageError(message: "unknown format \(other)")
         }
+        return try time(path, settings: ParseSettings(format: format), mapping: nil)
+    }
+
+    /// Times `parseOnly` on the file and prints records, seconds and MB/s.
+    private static func time(_ path: String, settings: ParseSettings, mapping: Mapping?) throws -> Int32 {
         let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.doubleValue ?? 0
         let started = Date()
-        let result = try parseOnly(path: path, settings: ParseSettings(format: format))
+        let result = try parseOnly(path: path, settings: settings, mapping: mapping)
         let seconds = Date().timeIntervalSince(started)
         print(String(format: "%d records in %.3f s, %.1f MB/s", result.records, seconds, bytes / 1e6 / seconds))
         return 0

@@ -150,8 +150,10 @@ let commandUsage: [String: String] = [
         """,
     "bench-parse": """
         usage: mlsfeed bench-parse FILE [--format triples|rets-compact|xml|json] [--record NAME] [--strings]
+               mlsfeed bench-parse FILE --pipeline PIPELINE
 
           Parses FILE with the parse stage alone and prints records, seconds and MB/s.
+          --pipeline reads FILE as that pipeline's run would (its format, record path and mapping's paths).
           --format json runs the JSON parser alone (OData pages, arrays or JSON Lines) and counts events;
           --strings makes a String of every key, string and number (to compare with borrowed bytes).
         """,

@@ -9,6 +9,8 @@ PHASE is one of
   rerun   the same dump again without --force: change detection must skip it
   reload  the same dump again with --force: nothing written
   delta   the next night's dump in full mode (truth = N-delta.truth.json)
+  replication  the changed and new listings of the next night only, incremental mode (truth = N-delta.truth.json;
+          bench/formats adds `--base N.truth.json --batch replication.json`, the counts of lib/replication_batch.py)
 
 The database side is read with psql (the loaded `listings` rows); the counts come from --summary-json.
 """
@@ -35,6 +37,7 @@ def id_array(ids) -> str:
 
 def main() -> int:
     phase, summary_path, truth_path, conninfo, out_path = sys.argv[1:6]
+    extra = dict(zip(sys.argv[6::2], sys.argv[7::2]))
     with open(summary_path) as f:
         summary = json.load(f)
     if isinstance(summary, list):       # a run over several inputs writes one summary per input; bench/run has one
@@ -117,6 +120,27 @@ def main() -> int:
                 f"SELECT count(*) FROM listings WHERE source = {lit(source)}"
                 f" AND listing_id = ANY({id_array(changed)}) AND last_changed_run = {int(run_id)};"))
         winners()
+    elif kind == "replication":
+        delta = truth["delta"]
+        new, changed = delta.get("new", []), delta.get("changed", [])
+        with open(extra["--base"]) as f:
+            base = json.load(f)
+        with open(extra["--batch"]) as f:
+            batch = json.load(f)
+        check("status", "succeeded", status)
+        check("read = records of the replication batch", batch["records"], summary.get("read"))
+        check("inserted = delta truth new", len(new), summary.get("inserted"))
+        check("updated = delta truth changed", len(changed), summary.get("updated"))
+        check("withdrawn = 0 (incremental)", 0, summary.get("withdrawn"))
+        check("active listings = base unique valid + new", base["unique_valid"] + len(new), one(active_sql))
+        check("new listings are active", len(new), one(
+            f"SELECT count(*) FROM listings WHERE source = {lit(source)} AND listing_id = ANY({id_array(new)})"
+            " AND off_market_at IS NULL;"))
+        run_id = summary.get("run_id")
+        if run_id is not None:
+            check("changed listings have last_changed_run = replication run", len(changed), one(
+                f"SELECT count(*) FROM listings WHERE source = {lit(source)}"
+                f" AND listing_id = ANY({id_array(changed)}) AND last_changed_run = {int(run_id)};"))
     else:
         raise SystemExit(f"check.py: unknown phase {phase}")
 

@@ -23,11 +23,13 @@ package func makeRecordReader(settings: ParseSettings, source: String, mapping: 
 }
 
 /// Parses the file at `path` (1 MiB chunks) and throws the records away: the parse stage alone, for benchmarks.
+/// Structured formats read the values `mapping`'s paths name, as in a run of the pipeline that has it.
 ///
 /// As in a real run, where the next stage consumes records on its own thread, the records are released off the
 /// parsing thread (at most a few batches wait for that).
-package func parseOnly(path: String, settings: ParseSettings) throws -> (records: Int, report: ParseReport) {
-    let reader = makeRecordReader(settings: settings, source: path)
+package func parseOnly(path: String, settings: ParseSettings,
+                       mapping: Mapping? = nil) throws -> (records: Int, report: ParseReport) {
+    let reader = makeRecordReader(settings: settings, source: path, mapping: mapping)
     let disposal = DispatchQueue(label: "mlsfeed.parse-only.release")
     let pending = DispatchSemaphore(value: 4)
     defer { disposal.sync {} }

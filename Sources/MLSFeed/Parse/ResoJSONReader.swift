@@ -340,6 +340,10 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         ordinal += 1
         recordRoot = nil
         oversized = false
+        // Between records, not only at the end of a chunk: a chunk nearly always ends inside a record.
+        if pending.count >= StructuredXMLHandler.batchRecords || builder.byteCount >= StructuredXMLHandler.batchBytes {
+            submit(inBackground: true)
+        }
     }
 
     /// Whether a top-level object holds nothing but `@odata` metadata so far.

@@ -184,10 +184,18 @@ final class StructuredXMLHandler: RecordHandler {
             outside.removeLast()
             pending.append(Batch.Entry(root: root, position: recordPosition, ordinal: ordinal))
             ordinal += 1
+            // Here, between records, and not at the end of a chunk: a chunk nearly always ends inside a record, so
+            // waiting for one that ends between records would hold the whole document.
+            submitIfFull()
         }
     }
 
     func chunkEnded(_ parser: XMLPushParser) {
+        submitIfFull()
+    }
+
+    /// Hands the pending records to the worker when a batch is full and no record is open.
+    private func submitIfFull() {
         if recordRoot == nil && skipping == nil
             && (pending.count >= Self.batchRecords || builder.byteCount >= Self.batchBytes) {
             submit(inBackground: true)

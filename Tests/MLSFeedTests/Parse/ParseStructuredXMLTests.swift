@@ -106,6 +106,37 @@ import Testing
         #expect(pieces.records.map(\.place) == ["3:3", "10:3"])
     }
 
+    /// Every chunk ends inside a record (as a 1 MiB chunk of a real feed nearly always does): full batches still
+    /// go out between records, so records arrive while the document is read and the parser holds at most a few
+    /// batches, not the whole document.
+    @Test func recordsArriveBeforeTheEndWhenEveryChunkEndsInsideARecord() throws {
+        let count = 1000
+        var document = "<Listings>"
+        var cuts: [Int] = []
+        for index in 0..<count {
+            let record = "<Listing><ListingId>\(index)</ListingId><Remarks>r\(index)</Remarks></Listing>"
+            cuts.append(document.utf8.count + record.utf8.count / 2)
+            document += record
+        }
+        let bytes = Array((document + "</Listings>").utf8)
+        var xml = PlainXMLSettings()
+        xml.recordElement = "Listings/Listing"
+        let reader = makeRecordReader(settings: ParseSettings(format: .xml(xml)), source: "l.xml",
+                                      mapping: Self.mapping([("listing_id", ["ListingId"])]))
+        var records: [RawRecord] = []
+        var offset = 0
+        for cut in cuts where cut - offset > 4096 {
+            try reader.feed(bytes[offset..<cut])
+            records += reader.takeRecords()
+            offset = cut
+        }
+        #expect(records.count >= StructuredXMLHandler.batchRecords)
+        try reader.feed(bytes[offset...])
+        try reader.finish()
+        records += reader.takeRecords()
+        #expect(records.map(\.pairs) == (0..<count).map { ["ListingId=\($0)"] })
+    }
+
     @Test func aRecordOverTheSizeLimitIsADefectAndTheNextOneReads() throws {
         var xml = PlainXMLSettings()
         xml.maxRecordBytes = 1024
