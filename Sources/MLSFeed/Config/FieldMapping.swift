@@ -23,6 +23,8 @@ package struct FieldMapping: Sendable, Hashable {
     package var dateOrder: DateOrder = .mdy
     /// `postal_code` fields: the countries whose codes are accepted (`country`).
     package var country: PostalCountry = .usOrCanada
+    /// The largest magnitude the column stores (`Column.storageLimits`), looked up once.
+    package let storageLimit: Double?
 
     package init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
                 onError: OnError? = nil, enumValues: [String: String] = [:], minimum: Double? = nil,
@@ -36,6 +38,7 @@ package struct FieldMapping: Sendable, Hashable {
         self.enumValues = Dictionary(enumValues.map { (FieldMapping.enumKey($0.key), $0.value) }) { first, _ in first }
         self.minimum = minimum
         self.maximum = maximum
+        storageLimit = Column.storageLimits[name]
     }
 }
 

@@ -33,7 +33,7 @@ extension FieldMapping {
             if let minimum, number < minimum { throw CoercionFailure("below minimum \(format(minimum))") }
             if let maximum, number > maximum { throw CoercionFailure("above maximum \(format(maximum))") }
         }
-        if let value, let limit = Column.storageLimits[name], let number = value.number, abs(number) > limit {
+        if let limit = storageLimit, let number = value?.number, abs(number) > limit {
             let most = limit == limit.rounded() ? String(Int64(limit)) : String(format: "%.2f", limit)
             throw CoercionFailure("too large for the column (at most \(most))")
         }

@@ -11,11 +11,15 @@ struct DedupeStage: Stage {
 
     mutating func process(_ batch: ValidatedBatch) throws -> [DedupedBatch] {
         state.addValidated(batch, sampleLimit: sampleLimit)
-        return [split(deduper.process(records: batch.records, rejects: batch.rejects))]
+        // The window mutates alone: `split(deduper.process(...))` would copy `self` (and so share the window's
+        // storage) before the call, and every batch would then copy the whole window on write.
+        let items = deduper.process(records: batch.records, rejects: batch.rejects)
+        return [split(items)]
     }
 
     mutating func finish() throws -> [DedupedBatch] {
-        [split(deduper.finish())]
+        let items = deduper.finish()
+        return [split(items)]
     }
 
     private func split(_ items: [Deduper.Item]) -> DedupedBatch {
