@@ -15,10 +15,13 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         if path == "-" {
             handle = .standardOutput
         } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw FetchError("\(path): cannot create the output file")
+            // Opened in place, never replaced: `/dev/null`, a FIFO or a symlink stays what it is (an atomic
+            // create would rename a new regular file over it).
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw FetchError("\(path): cannot create the output file: \(String(cString: strerror(errno)))")
             }
-            handle = FileHandle(forWritingAtPath: path)
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         buffer.reserveCapacity(1 << 20)
     }

@@ -35,6 +35,24 @@ import Testing
         #expect(produced == golden)
     }
 
+    /// Found by the benchmark: `--output /dev/null` replaced the device with a regular file (the output was created
+    /// by an atomic rename). The output is opened in place: a symlink stays a symlink and its target gets the lines.
+    @Test func theOutputIsWrittenInPlaceNotReplaced() throws {
+        let dir = NSTemporaryDirectory() + "mlsfeed-output-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let target = dir + "/target.jsonl"
+        let link = dir + "/link.jsonl"
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("old\n".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let summary = try Self.dryRun("small.yaml", output: link)
+        #expect(summary.status == .succeeded)
+        let attributes = try FileManager.default.attributesOfItem(atPath: link)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        let written = try String(contentsOfFile: target, encoding: .utf8)
+        #expect(written.hasPrefix("{\"type\":") && !written.contains("old\n"))
+    }
+
     @Test func summaryCountsIssuesAndReasons() throws {
         let summary = try Self.dryRun("small.yaml")
         #expect(summary.rejectReasons == [#"list_price: 1 not a price ("call agent")"#,
