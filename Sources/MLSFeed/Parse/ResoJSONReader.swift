@@ -66,26 +66,8 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         self.names = names
         self.nameIDs = ids
         pathTexts = plan.paths.map(\.text)
-        let extractor = RecordExtractor(plan: plan)
-        let statistics = self.statistics
-        let pathCount = plan.paths.count
-        let limit = settings.maxRecordBytes
-        converter = BatchConverter { batch, range in
-            var counts = RecordExtractor.Counts(paths: pathCount)
-            var records: [RawRecord] = []
-            records.reserveCapacity(range.count)
-            for entry in batch.entries[range] {
-                if let root = entry.root {
-                    records.append(extractor.extract(batch.forest, root: root, position: entry.position,
-                                                     ordinal: entry.ordinal, counts: &counts))
-                } else {
-                    records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
-                                             defect: "record is larger than format.max_record_bytes (\(limit) bytes)"))
-                }
-            }
-            statistics.add(counts)
-            return records
-        }
+        converter = StructuredXMLHandler.Batch.converter(plan: plan, maxRecordBytes: settings.maxRecordBytes,
+                                                         statistics: statistics)
         do {
             parser = try JSONPushParser(delegate: WeakJSONDelegate(self), options: JSONStreamOptions(
                 allowsMultipleValues: true, maxDepth: 64, maxValueBytes: max(1 << 20, settings.maxRecordBytes)))

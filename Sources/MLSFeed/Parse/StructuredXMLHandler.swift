@@ -86,26 +86,7 @@ final class StructuredXMLHandler: RecordHandler {
         // The mapping's paths and prefixes were checked when the pipeline was read.
         let plan = (try? PathPlan(mapping: mapping, namespaces: settings.namespaces, multiValue: settings.multiValue,
                                   intern: intern)) ?? PathPlan()
-        let extractor = RecordExtractor(plan: plan)
-        let statistics = self.statistics
-        let pathCount = plan.paths.count
-        let limit = settings.maxRecordBytes
-        converter = BatchConverter<Batch> { batch, range in
-            var counts = RecordExtractor.Counts(paths: pathCount)
-            var records: [RawRecord] = []
-            records.reserveCapacity(range.count)
-            for entry in batch.entries[range] {
-                if let root = entry.root {
-                    records.append(extractor.extract(batch.forest, root: root, position: entry.position,
-                                                     ordinal: entry.ordinal, counts: &counts))
-                } else {
-                    records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
-                                             defect: "record is larger than format.max_record_bytes (\(limit) bytes)"))
-                }
-            }
-            statistics.add(counts)
-            return records
-        }
+        converter = Batch.converter(plan: plan, maxRecordBytes: settings.maxRecordBytes, statistics: statistics)
         pathTexts = plan.paths.map(\.text)
     }
 
@@ -282,5 +263,31 @@ final class StructuredXMLHandler: RecordHandler {
     private func syncNames() {
         guard let parser else { return }
         while names.count < parser.internedCount { names.append(parser.internedName(names.count)) }
+    }
+}
+
+extension StructuredXMLHandler.Batch {
+    /// The conversion of a batch's record trees into raw records by `plan` (structured XML and RESO JSON alike): a
+    /// record over `maxRecordBytes` becomes a defect; path statistics go to `statistics`.
+    static func converter(plan: PathPlan, maxRecordBytes limit: Int,
+                          statistics: StructuredXMLHandler.Statistics) -> BatchConverter<Self> {
+        let extractor = RecordExtractor(plan: plan)
+        let pathCount = plan.paths.count
+        return BatchConverter { batch, range in
+            var counts = RecordExtractor.Counts(paths: pathCount)
+            var records: [RawRecord] = []
+            records.reserveCapacity(range.count)
+            for entry in batch.entries[range] {
+                if let root = entry.root {
+                    records.append(extractor.extract(batch.forest, root: root, position: entry.position,
+                                                     ordinal: entry.ordinal, counts: &counts))
+                } else {
+                    records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
+                                             defect: "record is larger than format.max_record_bytes (\(limit) bytes)"))
+                }
+            }
+            statistics.add(counts)
+            return records
+        }
     }
 }
