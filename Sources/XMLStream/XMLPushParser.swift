@@ -26,6 +26,8 @@ public final class XMLPushParser {
     public let delegate: any XMLStreamDelegate
     /// When true, character data and CDATA are appended to `text` as UTF-8 bytes.
     @exclusivity(unchecked) public var capturesText = false
+    /// When true (and `capturesText` false), character data goes to the delegate's `characters(_:parser:)`.
+    @exclusivity(unchecked) public var streamsText = false
     /// Text captured since the last `clearText()`.
     @exclusivity(unchecked) public private(set) var text: [UInt8] = []
     /// When true, control characters XML 1.0 forbids are removed from input bytes before parsing.
@@ -40,7 +42,11 @@ public final class XMLPushParser {
     private var finished = false
 
     /// Interned names: libxml2 hands out names from its dictionary, so pointers repeat; verified by bytes.
-    @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: (name: XMLName, bytes: [UInt8])] = [:]
+    /// Only pointers the context's dictionary owns are keys: those strings live as long as the context, so a
+    /// pointer always names the same bytes.
+    @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: XMLName] = [:]
+    /// A direct-mapped cache in front of `nameByPointer` (a few dozen names make up nearly every event).
+    @exclusivity(unchecked) private var nameCache = [CachedName](repeating: CachedName(), count: 256)
     private var nameByString: [String: XMLName] = [:]
     /// Interned names by id.
     private var nameByID: [String] = []
@@ -336,17 +342,27 @@ public final class XMLPushParser {
 
     private func lookUp(_ pointer: UnsafePointer<xmlChar>) -> XMLName {
         let key = UnsafeRawPointer(pointer)
-        if let entry = nameByPointer[key], Self.equal(pointer, entry.bytes) { return entry.name }
-        let length = Int(xmlStrlen(pointer))
-        let bytes = Array(UnsafeBufferPointer(start: pointer, count: length))
-        let name = self.name(String(decoding: bytes, as: UTF8.self))
-        nameByPointer[key] = (name, bytes)
+        let bits = UInt(bitPattern: key)
+        let slot = Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 12)) & (nameCache.count - 1)
+        if nameCache[slot].pointer == key, let name = nameCache[slot].name { return name }
+        if let name = nameByPointer[key] {
+            nameCache[slot] = CachedName(pointer: key, name: name)
+            return name
+        }
+        let name = self.name(String(cString: pointer))
+        // libxml2 hands out element, attribute and namespace names from its dictionary; anything else is looked up
+        // by its bytes every time.
+        if xmlDictOwns(context.pointee.dict, pointer) == 1 {
+            nameByPointer[key] = name
+            nameCache[slot] = CachedName(pointer: key, name: name)
+        }
         return name
     }
 
-    private static func equal(_ pointer: UnsafePointer<xmlChar>, _ bytes: [UInt8]) -> Bool {
-        for index in bytes.indices where pointer[index] != bytes[index] { return false }
-        return pointer[bytes.count] == 0
+    /// A slot of `nameCache`.
+    private struct CachedName {
+        var pointer: UnsafeRawPointer?
+        var name: XMLName?
     }
 
     fileprivate func handleStart(
@@ -374,8 +390,12 @@ public final class XMLPushParser {
     }
 
     fileprivate func handleCharacters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-        guard capturesText, let bytes, count > 0 else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+        guard let bytes, count > 0 else { return }
+        if capturesText {
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+        } else if streamsText {
+            delegate.characters(UnsafeBufferPointer(start: bytes, count: Int(count)).span, parser: self)
+        }
     }
 
     fileprivate func handleEntityDeclaration(_ name: UnsafePointer<xmlChar>?, parameter: Bool) {

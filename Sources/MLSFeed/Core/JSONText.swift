@@ -135,25 +135,30 @@ package enum JSONText {
     /// `\u00XX`; everything else (all of Unicode) copied as UTF-8.
     static func append(_ s: String, to out: inout [UInt8]) {
         var s = s
-        s.withUTF8 { bytes in
-            out.append(0x22)
-            var start = 0
-            for (i, b) in bytes.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                switch b {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, 0x6E]
-                case 0x0D: out += [0x5C, 0x72]
-                case 0x09: out += [0x5C, 0x74]
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-                }
-                start = i + 1
+        out.append(0x22)
+        s.withUTF8 { appendEscaped($0, to: &out) }
+        out.append(0x22)
+    }
+
+    /// Appends UTF-8 `bytes` escaped as the inside of a JSON string literal (no quotes around them).
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        for i in bytes.indices {
+            let b = bytes[i]
+            guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            switch b {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            case 0x09: out += [0x5C, 0x74]
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]]
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-            out.append(0x22)
+            start = i + 1
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 }

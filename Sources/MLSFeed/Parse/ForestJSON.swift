@@ -6,52 +6,91 @@
 /// has children or attributes besides; an element with only text is that text. Whitespace-only text is dropped.
 /// JSON values keep their types. A part that is consumed (read by a mapping path) is left out, and an element
 /// left with nothing is left out too.
+///
+/// One writer per tree: what is left out is marked in flat arrays over the tree's nodes and attributes (a tree's
+/// nodes, and their attributes, are contiguous in the forest), and text goes from the forest's bytes to the output
+/// without a `String` in between, so writing a record allocates little more than its output.
 struct ForestJSON {
-    let forest: RecordForest
+    private let forest: RecordForest
+    private let nodes: [RecordForest.Node]
     /// Names always written as arrays.
-    var alwaysArrays: Set<Int32> = []
-    /// Nodes left out whole.
-    var skippedNodes: Set<Int32> = []
-    /// Nodes whose own text is left out (a path read it, but not their children).
-    var skippedText: Set<Int32> = []
-    /// Attributes (by index in `forest.attributes`) left out.
-    var skippedAttributes: Set<Int32> = []
+    private let alwaysArrays: Set<Int32>
+    /// The tree's root and its first attribute: the origins of `marks` and `skippedAttributes`.
+    private let root: Int32
+    private let firstAttribute: Int32
+    /// Per node of the tree: `skipNode` (left out whole) and `skipText` (its own text left out).
+    private var marks: [UInt8]
+    /// Per attribute of the tree: left out.
+    private var skippedAttributes: [Bool]
 
-    init(forest: RecordForest, alwaysArrays: Set<Int32> = []) {
+    private static let skipNode: UInt8 = 1
+    private static let skipText: UInt8 = 2
+
+    /// A writer for the tree rooted at `root`.
+    init(forest: RecordForest, root: Int32, alwaysArrays: Set<Int32> = []) {
         self.forest = forest
+        nodes = forest.nodes
         self.alwaysArrays = alwaysArrays
+        self.root = root
+        var last = root
+        while nodes[Int(last)].lastChild >= 0 { last = nodes[Int(last)].lastChild }
+        marks = Array(repeating: 0, count: Int(last - root) + 1)
+        firstAttribute = nodes[Int(root)].attributeStart
+        let attributeEnd = nodes[Int(last)].attributeStart + nodes[Int(last)].attributeCount
+        skippedAttributes = Array(repeating: false, count: Int(max(0, attributeEnd - firstAttribute)))
     }
 
-    /// The element `root` as a JSON object (`{}` when nothing is left).
-    func object(_ root: Int32) -> [UInt8] {
+    /// Leaves `node` (of the tree) out whole.
+    mutating func skip(_ node: Int32) {
+        marks[Int(node - root)] |= Self.skipNode
+    }
+
+    /// Leaves `node`'s own text out (its attributes and children stay).
+    mutating func skipText(of node: Int32) {
+        marks[Int(node - root)] |= Self.skipText
+    }
+
+    /// Leaves the attribute at `index` of `forest.attributes` out.
+    mutating func skip(attribute index: Int32) {
+        skippedAttributes[Int(index - firstAttribute)] = true
+    }
+
+    /// The tree as a JSON object (`{}` when nothing is left).
+    func object() -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(Int(nodes[Int(root)].textEnd - nodes[Int(root)].textStart) * 2 + 64)
         if !writeMembers(of: root, to: &out, asObject: true) { out = Array("{}".utf8) }
         return out
     }
 
+    private func isSkipped(_ node: Int32) -> Bool { marks[Int(node - root)] & Self.skipNode != 0 }
+
+    private func isTextSkipped(_ node: Int32) -> Bool { marks[Int(node - root)] & Self.skipText != 0 }
+
+    private func isSkipped(attribute index: Int32) -> Bool { skippedAttributes[Int(index - firstAttribute)] }
+
     /// Writes `node` as a JSON value; false (nothing written) when nothing of it is left.
-    @discardableResult
     private func writeValue(_ node: Int32, to out: inout [UInt8]) -> Bool {
-        if skippedNodes.contains(node) { return false }
-        let element = forest.nodes[Int(node)]
+        if isSkipped(node) { return false }
+        let element = nodes[Int(node)]
         switch element.kind {
         case .number, .boolean:
-            if skippedText.contains(node) { return false }
+            if isTextSkipped(node) { return false }
             out.append(contentsOf: forest.text[Int(element.textStart)..<Int(element.textEnd)])
             return true
         case .null:
-            if skippedText.contains(node) { return false }
-            out.append(contentsOf: Array("null".utf8))
+            if isTextSkipped(node) { return false }
+            out.append(contentsOf: "null".utf8)
             return true
         case .string:
-            if skippedText.contains(node) { return false }
-            JSONText.append(forest.string(Int(element.textStart)..<Int(element.textEnd)), to: &out)
+            if isTextSkipped(node) { return false }
+            appendString(Int(element.textStart)..<Int(element.textEnd), to: &out)
             return true
         case .emptyArray:
-            out.append(contentsOf: Array("[]".utf8))
+            out.append(contentsOf: "[]".utf8)
             return true
         case .emptyObject:
-            out.append(contentsOf: Array("{}".utf8))
+            out.append(contentsOf: "{}".utf8)
             return true
         case .element:
             return writeMembers(of: node, to: &out, asObject: false)
@@ -60,94 +99,44 @@ struct ForestJSON {
 
     /// Writes an element: as a string when it has only text left (unless `asObject`), else as an object.
     private func writeMembers(of node: Int32, to out: inout [UInt8], asObject: Bool) -> Bool {
-        let element = forest.nodes[Int(node)]
-        var attributes: [Int32] = []
-        for index in element.attributeStart..<(element.attributeStart + element.attributeCount)
-        where !skippedAttributes.contains(index) {
-            attributes.append(index)
-        }
-        // Children grouped by name, in order of first appearance.
-        var order: [Int32] = []
-        var groups: [Int32: [Int32]] = [:]
-        for child in forest.children(of: node) where !skippedNodes.contains(child) {
-            let name = forest.nodes[Int(child)].name
-            if groups[name] == nil { order.append(name) }
-            groups[name, default: []].append(child)
-        }
-        var ownText = ""
-        if !skippedText.contains(node) {
-            let ranges = forest.directText(of: node)
-            if !ranges.allSatisfy(forest.isBlank) {
-                ownText = ranges.map(forest.string).joined()
-            }
-        }
-        let leafText = element.firstChild < 0 && attributes.isEmpty
-        if leafText && !asObject {
+        let element = nodes[Int(node)]
+        let attributeRange = element.attributeStart..<(element.attributeStart + element.attributeCount)
+        let hasAttributes = attributeRange.contains { !isSkipped(attribute: $0) }
+        if element.firstChild < 0 && !hasAttributes && !asObject {
             // A leaf: its text exactly (an empty element is ""), unless a path took it.
-            if skippedText.contains(node) { return false }
-            JSONText.append(forest.string(Int(element.textStart)..<Int(element.textEnd)), to: &out)
+            if isTextSkipped(node) { return false }
+            appendString(Int(element.textStart)..<Int(element.textEnd), to: &out)
             return true
         }
         let start = out.count
         out.append(0x7B)
         var members = 0
-        func key(_ name: String) {
-            if members > 0 { out.append(0x2C) }
-            JSONText.append(name, to: &out)
-            out.append(0x3A)
-            members += 1
-        }
-        for index in attributes {
+        for index in attributeRange where !isSkipped(attribute: index) {
             let attribute = forest.attributes[Int(index)]
-            key("@" + forest.names[Int(attribute.name)])
-            JSONText.append(forest.attributeValue(attribute), to: &out)
+            appendKey(attribute.name, attribute: true, members: &members, to: &out)
+            out.append(0x22)
+            forest.attributeBytes.withUnsafeBufferPointer { bytes in
+                let value = Int(attribute.valueStart)..<Int(attribute.valueEnd)
+                JSONText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[value]), to: &out)
+            }
+            out.append(0x22)
         }
-        for name in order {
-            let children = groups[name]!
-            let mark = out.count
-            let membersBefore = members
-            key(forest.names[Int(name)])
-            if children.count == 1, forest.nodes[Int(children[0])].kind == .emptyArray {
-                // An empty array is its own value: `[]`, never `[[]]`.
-                out.append(contentsOf: Array("[]".utf8))
-                continue
-            }
-            let array = children.count > 1 || alwaysArrays.contains(name)
-                || forest.nodes[Int(children[0])].inArray
-            var written = 0
-            if array { out.append(0x5B) }
-            // A multi-value field a server sent as one comma-joined string: its parts, as an array.
-            let first = forest.nodes[Int(children[0])]
-            if children.count == 1, alwaysArrays.contains(name), first.kind == .string, !first.inArray,
-               !skippedNodes.contains(children[0]), !skippedText.contains(children[0]) {
-                let parts = forest.string(Int(first.textStart)..<Int(first.textEnd)).split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                for (index, part) in parts.enumerated() {
-                    if index > 0 { out.append(0x2C) }
-                    JSONText.append(part, to: &out)
+        var childCount = 0
+        for child in forest.children(of: node) where !isSkipped(child) { childCount += 1 }
+        if childCount > 0 {
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: childCount) { children in
+                var count = 0
+                for child in forest.children(of: node) where !isSkipped(child) {
+                    children[count] = child
+                    count += 1
                 }
-                out.append(0x5D)
-                continue
-            }
-            for child in children {
-                let itemStart = out.count
-                if written > 0 { out.append(0x2C) }
-                if writeValue(child, to: &out) {
-                    written += 1
-                } else {
-                    out.removeSubrange(itemStart...)
+                // Children grouped by name, in order of first appearance (a written child's slot becomes -1).
+                for first in 0..<count where children[first] >= 0 {
+                    writeGroup(from: first, of: children, members: &members, to: &out)
                 }
             }
-            if array { out.append(0x5D) }
-            if written == 0 && !(array && children.contains { forest.nodes[Int($0)].kind == .emptyArray }) {
-                out.removeSubrange(mark...)
-                members = membersBefore
-            }
         }
-        if !ownText.isEmpty {
-            key("#text")
-            JSONText.append(ownText, to: &out)
-        }
+        if !isTextSkipped(node) { appendOwnText(of: node, members: &members, to: &out) }
         out.append(0x7D)
         if members == 0 && !asObject {
             out.removeSubrange(start...)
@@ -155,9 +144,120 @@ struct ForestJSON {
         }
         return true
     }
+
+    /// Writes the child in slot `first` and its later siblings of the same name as one member; their slots
+    /// become -1.
+    private func writeGroup(from first: Int, of children: UnsafeMutableBufferPointer<Int32>, members: inout Int,
+                            to out: inout [UInt8]) {
+        let firstIndex = children[first]
+        let firstChild = nodes[Int(firstIndex)]
+        let name = firstChild.name
+        var size = 0
+        for slot in first..<children.count where children[slot] >= 0 && nodes[Int(children[slot])].name == name {
+            size += 1
+        }
+        let mark = out.count
+        let membersBefore = members
+        appendKey(name, attribute: false, members: &members, to: &out)
+        if size == 1 && firstChild.kind == .emptyArray {
+            // An empty array is its own value: `[]`, never `[[]]`.
+            children[first] = -1
+            out.append(contentsOf: "[]".utf8)
+            return
+        }
+        let multiValue = alwaysArrays.contains(name)
+        let array = size > 1 || multiValue || firstChild.inArray
+        if array { out.append(0x5B) }
+        if size == 1, multiValue, firstChild.kind == .string, !firstChild.inArray, !isTextSkipped(firstIndex) {
+            // A multi-value field a server sent as one comma-joined string: its parts, as an array.
+            children[first] = -1
+            let parts = forest.string(Int(firstChild.textStart)..<Int(firstChild.textEnd)).split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for (index, part) in parts.enumerated() {
+                if index > 0 { out.append(0x2C) }
+                JSONText.append(part, to: &out)
+            }
+            out.append(0x5D)
+            return
+        }
+        var written = 0
+        var sawEmptyArray = false
+        for slot in first..<children.count where children[slot] >= 0 && nodes[Int(children[slot])].name == name {
+            let child = children[slot]
+            children[slot] = -1
+            if nodes[Int(child)].kind == .emptyArray { sawEmptyArray = true }
+            let itemStart = out.count
+            if written > 0 { out.append(0x2C) }
+            if writeValue(child, to: &out) {
+                written += 1
+            } else {
+                out.removeSubrange(itemStart...)
+            }
+        }
+        if array { out.append(0x5D) }
+        if written == 0 && !(array && sawEmptyArray) {
+            out.removeSubrange(mark...)
+            members = membersBefore
+        }
+    }
+
+    /// Appends `"name":` (`"@name":` for an attribute), after a comma unless it is the first member.
+    private func appendKey(_ name: Int32, attribute: Bool, members: inout Int, to out: inout [UInt8]) {
+        if members > 0 { out.append(0x2C) }
+        out.append(0x22)
+        if attribute { out.append(0x40) }
+        var text = forest.names[Int(name)]
+        text.withUTF8 { JSONText.appendEscaped($0, to: &out) }
+        out.append(0x22)
+        out.append(0x3A)
+        members += 1
+    }
+
+    /// Appends the element's own text as `"#text":` unless it is all whitespace.
+    private func appendOwnText(of node: Int32, members: inout Int, to out: inout [UInt8]) {
+        let element = nodes[Int(node)]
+        var blank = true
+        forest.text.withUnsafeBufferPointer { text in
+            forEachDirectRange(of: element) { range in
+                if blank && !text[range].allSatisfy(Self.isXMLSpace) { blank = false }
+            }
+            guard !blank else { return }
+            if members > 0 { out.append(0x2C) }
+            out.append(contentsOf: "\"#text\":\"".utf8)
+            members += 1
+            forEachDirectRange(of: element) { range in
+                JSONText.appendEscaped(UnsafeBufferPointer(rebasing: text[range]), to: &out)
+            }
+            out.append(0x22)
+        }
+    }
+
+    /// Calls `body` with each range of `element`'s own text (what its children's spans leave out), in order.
+    private func forEachDirectRange(of element: RecordForest.Node, _ body: (Range<Int>) -> Void) {
+        var cursor = Int(element.textStart)
+        var child = element.firstChild
+        while child >= 0 {
+            let node = nodes[Int(child)]
+            if Int(node.textStart) > cursor { body(cursor..<Int(node.textStart)) }
+            cursor = max(cursor, Int(node.textEnd))
+            child = node.nextSibling
+        }
+        if Int(element.textEnd) > cursor { body(cursor..<Int(element.textEnd)) }
+    }
+
+    private static func isXMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Appends the text bytes `range` as a JSON string.
+    private func appendString(_ range: Range<Int>, to out: inout [UInt8]) {
+        out.append(0x22)
+        forest.text.withUnsafeBufferPointer { JSONText.appendEscaped(UnsafeBufferPointer(rebasing: $0[range]), to: &out) }
+        out.append(0x22)
+    }
 }
 
 extension RecordTreeReference {
     /// The whole record as JSON (nothing left out).
-    var json: [UInt8] { ForestJSON(forest: forest).object(root) }
+    var json: [UInt8] { ForestJSON(forest: forest, root: root).object() }
 }

@@ -33,20 +33,20 @@ struct RecordExtractor: Sendable {
     /// The record rooted at `root`, at `position` with `ordinal`; adds to `counts`.
     func extract(_ forest: RecordForest, root: Int32, position: SourcePosition, ordinal: Int,
                  counts: inout Counts) -> RawRecord {
-        var json = ForestJSON(forest: forest, alwaysArrays: plan.alwaysArrays)
+        var json = ForestJSON(forest: forest, root: root, alwaysArrays: plan.alwaysArrays)
         var children: [RawChild] = []
         // Repeated elements first: the ones an entry takes are left out of the record's own paths and extra.
         for group in plan.groups {
             for case .node(let element) in matches(group.each, in: forest, from: root)
             where admits(group, element, forest) {
-                var childJSON = ForestJSON(forest: forest, alwaysArrays: plan.alwaysArrays)
+                var childJSON = ForestJSON(forest: forest, root: element, alwaysArrays: plan.alwaysArrays)
                 let fields = read(group.paths, in: forest, from: element, json: &childJSON, counts: nil)
-                children.append(RawChild(mapping: group.index, fields: fields, extraJSON: childJSON.object(element)))
-                json.skippedNodes.insert(element)
+                children.append(RawChild(mapping: group.index, fields: fields, extraJSON: childJSON.object()))
+                json.skip(element)
             }
         }
         let fields = read(plan.paths, in: forest, from: root, json: &json, counts: &counts)
-        var record = RawRecord(fields: fields, position: position, ordinal: ordinal, extraJSON: json.object(root),
+        var record = RawRecord(fields: fields, position: position, ordinal: ordinal, extraJSON: json.object(),
                                children: children)
         record.tree = RecordTreeReference(forest: forest, root: root)
         return record
@@ -58,11 +58,11 @@ struct RecordExtractor: Sendable {
         var fields: [RawField] = []
         fields.reserveCapacity(paths.count)
         for (index, path) in paths.enumerated() {
-            let found = matches(path, in: forest, from: element)
-            guard let first = found.first else { continue }
+            let (found, repeated) = firstMatch(path, in: forest, from: element)
+            guard let first = found else { continue }
             if let counts {
                 counts.pointer.pointee.matched[index] += 1
-                if found.count > 1 { counts.pointer.pointee.repeated[index] += 1 }
+                if repeated { counts.pointer.pointee.repeated[index] += 1 }
             }
             switch first {
             case .node(let node):
@@ -70,13 +70,13 @@ struct RecordExtractor: Sendable {
                 // The path read the element's text: a bare leaf goes whole, else its attributes and children stay.
                 let read = forest.nodes[Int(node)]
                 if read.firstChild < 0 && read.attributeCount == 0 && node != element {
-                    json.skippedNodes.insert(node)
+                    json.skip(node)
                 } else {
-                    json.skippedText.insert(node)
+                    json.skipText(of: node)
                 }
             case .attribute(let attribute):
                 fields.append(RawField(path.text, forest.attributeValue(forest.attributes[Int(attribute)])))
-                json.skippedAttributes.insert(attribute)
+                json.skip(attribute: attribute)
             }
         }
         return fields
@@ -97,38 +97,77 @@ struct RecordExtractor: Sendable {
     /// Whether a repeated element meets its entry's `where` conditions (trimmed text, ignoring case).
     private func admits(_ group: PathPlan.Group, _ element: Int32, _ forest: RecordForest) -> Bool {
         group.conditions.allSatisfy { condition in
-            guard let first = matches(condition.path, in: forest, from: element).first else { return false }
+            guard let first = firstMatch(condition.path, in: forest, from: element).first else { return false }
             let text: String
             switch first {
             case .node(let node): text = forest.value(of: node)
             case .attribute(let attribute): text = forest.attributeValue(forest.attributes[Int(attribute)])
             }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-                .caseInsensitiveCompare(condition.value) == .orderedSame
+            let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }
+            return trimmed.count == condition.value.count
+                && String(trimmed.reversed()).lowercased() == condition.value.lowercased()
         }
     }
 
     /// Every match of `path` from `element`, in document order.
     private func matches(_ path: PathPlan.Path, in forest: RecordForest, from element: Int32) -> [Match] {
-        var current = [element]
-        for step in path.steps {
-            var next: [Int32] = []
-            for node in current {
-                for child in forest.children(of: node) where matches(step, forest.nodes[Int(child)], child, forest) {
-                    next.append(child)
-                }
-            }
-            if next.isEmpty {
-                // A plain name also reads the element's attribute of that name (flat records: `<location lat="">`).
-                if let fallback = path.fallbackAttribute, let attribute = forest.attribute(fallback, of: element) {
-                    return [.attribute(attribute)]
-                }
-                return []
-            }
-            current = next
+        var found: [Match] = []
+        visitMatches(of: path, in: forest, from: element) { match in
+            found.append(match)
+            return true
         }
-        guard let attribute = path.attribute else { return current.map(Match.node) }
-        return current.compactMap { node in forest.attribute(attribute, of: node).map(Match.attribute) }
+        return found
+    }
+
+    /// The first match of `path` from `element`, and whether there is another.
+    private func firstMatch(_ path: PathPlan.Path, in forest: RecordForest,
+                            from element: Int32) -> (first: Match?, repeated: Bool) {
+        var first: Match?
+        var repeated = false
+        visitMatches(of: path, in: forest, from: element) { match in
+            if first == nil {
+                first = match
+                return true
+            }
+            repeated = true
+            return false
+        }
+        return (first, repeated)
+    }
+
+    /// Calls `body` with the matches of `path` from `element` in document order while it returns true.
+    private func visitMatches(of path: PathPlan.Path, in forest: RecordForest, from element: Int32,
+                              _ body: (Match) -> Bool) {
+        var reached = false
+        _ = visit(path, step: 0, node: element, forest: forest, reached: &reached, body)
+        // A plain name also reads the element's attribute of that name (flat records: `<location lat="">`).
+        if !reached, let fallback = path.fallbackAttribute, let attribute = forest.attribute(fallback, of: element) {
+            _ = body(.attribute(attribute))
+        }
+    }
+
+    /// Walks `path` from its step `step` at `node` depth first (document order); false once `body` said stop.
+    /// `reached` tells whether any element matched every step.
+    private func visit(_ path: PathPlan.Path, step: Int, node: Int32, forest: RecordForest, reached: inout Bool,
+                       _ body: (Match) -> Bool) -> Bool {
+        guard step < path.steps.count else {
+            reached = true
+            guard let name = path.attribute else { return body(.node(node)) }
+            guard let attribute = forest.attribute(name, of: node) else { return true }
+            return body(.attribute(attribute))
+        }
+        let want = path.steps[step]
+        var child = forest.nodes[Int(node)].firstChild
+        while child >= 0 {
+            let current = forest.nodes[Int(child)]
+            if matches(want, current, child, forest) {
+                guard visit(path, step: step + 1, node: child, forest: forest, reached: &reached, body) else {
+                    return false
+                }
+            }
+            child = current.nextSibling
+        }
+        return true
     }
 
     private func matches(_ step: PathPlan.Step, _ node: RecordForest.Node, _ index: Int32,

@@ -8,6 +8,8 @@ import XMLStream
 /// (`BatchConverter`), which extracts the fields, the `embedded_agents` children and the `extra` JSON
 /// (`RecordExtractor`). A record larger than `format.max_record_bytes` is not built: it becomes a defect record
 /// (a reject naming its position) and the document goes on, so memory stays flat whatever a record holds.
+///
+/// Driven by one thread (the parser's); its per-event state skips the runtime exclusivity check.
 final class StructuredXMLHandler: RecordHandler {
     /// Records, or buffered bytes, at which a batch goes to the worker thread.
     static let batchRecords = 256
@@ -29,20 +31,20 @@ final class StructuredXMLHandler: RecordHandler {
     private weak var parser: XMLPushParser?
 
     /// Names of the open elements outside any record, outermost first.
-    private var outside: [Int32] = []
-    private var builder = RecordForestBuilder()
+    @exclusivity(unchecked) private var outside: [Int32] = []
+    @exclusivity(unchecked) private var builder = RecordForestBuilder()
     /// The open record's root (in `builder`), its start position, its depth in the document and the bytes the
     /// builder held before it.
-    private var recordRoot: Int32?
-    private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
-    private var recordDepth = 0
-    private var recordStartBytes = 0
+    @exclusivity(unchecked) private var recordRoot: Int32?
+    @exclusivity(unchecked) private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
+    @exclusivity(unchecked) private var recordDepth = 0
+    @exclusivity(unchecked) private var recordStartBytes = 0
     /// Set while an oversized record is skipped: the depth of its element.
-    private var skipping: Int?
-    private var depth = 0
-    private var pending: [Batch.Entry] = []
-    private var ordinal = 0
-    private var sawRoot = false
+    @exclusivity(unchecked) private var skipping: Int?
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var pending: [Batch.Entry] = []
+    @exclusivity(unchecked) private var ordinal = 0
+    @exclusivity(unchecked) private var sawRoot = false
 
     /// A batch of built records: the forest and where each record starts.
     struct Batch: Sendable {
@@ -120,7 +122,6 @@ final class StructuredXMLHandler: RecordHandler {
             }
         }
         if recordRoot != nil {
-            moveText(parser)
             builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
             builder.addAttributes(of: parser)
             checkSize(parser, recordStillOpen: true)
@@ -132,8 +133,7 @@ final class StructuredXMLHandler: RecordHandler {
         recordPosition = SourcePosition(file: source, line: line, column: column)
         recordStartBytes = builder.byteCount
         recordDepth = depth
-        parser.clearText()
-        parser.capturesText = true
+        parser.streamsText = true
         recordRoot = builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
         builder.addAttributes(of: parser)
         checkSize(parser, recordStillOpen: true)
@@ -152,7 +152,6 @@ final class StructuredXMLHandler: RecordHandler {
             if !outside.isEmpty { outside.removeLast() }
             return
         }
-        moveText(parser)
         let closed = builder.close()
         checkSize(parser, recordStillOpen: closed != root)
         if recordRoot == nil {
@@ -161,7 +160,7 @@ final class StructuredXMLHandler: RecordHandler {
         }
         if closed == root {
             recordRoot = nil
-            parser.capturesText = false
+            parser.streamsText = false
             outside.removeLast()
             pending.append(Batch.Entry(root: root, position: recordPosition, ordinal: ordinal))
             ordinal += 1
@@ -231,11 +230,9 @@ final class StructuredXMLHandler: RecordHandler {
         return zip(outside.suffix(recordSteps.count), recordSteps).allSatisfy { $1 < 0 || $0 == $1 }
     }
 
-    /// Moves the text the parser captured since the last event into the tree (the open element's text).
-    private func moveText(_ parser: XMLPushParser) {
-        guard !parser.text.isEmpty else { return }
-        builder.append(text: parser.text)
-        parser.clearText()
+    /// Text of the open record's innermost open element.
+    func characters(_ text: Span<UInt8>, parser: XMLPushParser) {
+        builder.append(span: text)
     }
 
     /// Abandons the open record when it grew past `max_record_bytes`: it becomes a defect record, and the rest of
@@ -244,8 +241,7 @@ final class StructuredXMLHandler: RecordHandler {
         guard let root = recordRoot, builder.byteCount - recordStartBytes > settings.maxRecordBytes else { return }
         builder.discard(from: root)
         recordRoot = nil
-        parser.capturesText = false
-        parser.clearText()
+        parser.streamsText = false
         pending.append(Batch.Entry(root: nil, position: recordPosition, ordinal: ordinal))
         ordinal += 1
         if recordStillOpen { skipping = recordDepth }

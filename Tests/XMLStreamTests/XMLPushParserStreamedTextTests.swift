@@ -1,0 +1,90 @@
+import Testing
+import XMLStream
+
+/// Gathers streamed text per element and every name the parser reports, by id.
+final class StreamingRecorder: XMLStreamDelegate {
+    var lines: [String] = []
+    var text: [UInt8] = []
+    /// Every reported name's string by its id: one id must always mean one string.
+    var namesByID: [Int: String] = [:]
+    var conflicts: [String] = []
+
+    func startElement(_ name: XMLName, parser: XMLPushParser) throws {
+        note(name)
+        if let namespace = parser.namespace { note(namespace) }
+        flush()
+        lines.append("start \(name)\(parser.namespace.map { " {\($0)}" } ?? "")")
+    }
+
+    func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+        note(name)
+        flush()
+        lines.append("end \(name)")
+    }
+
+    func characters(_ text: Span<UInt8>, parser: XMLPushParser) {
+        for index in text.indices { self.text.append(text[index]) }
+    }
+
+    private func note(_ name: XMLName) {
+        if let known = namesByID[name.id], known != name.string { conflicts.append("\(name.id): \(known) \(name)") }
+        namesByID[name.id] = name.string
+    }
+
+    private func flush() {
+        let string = String(decoding: text, as: UTF8.self)
+        if !string.allSatisfy(\.isWhitespace) { lines.append("text \"\(string)\"") }
+        text.removeAll()
+    }
+}
+
+@Suite struct XMLPushParserStreamedTextTests {
+    /// A document with entities, character references, CDATA, namespaces and more distinct names than the
+    /// parser's name cache has slots (so slots are shared and replaced).
+    static let document: [UInt8] = {
+        var xml = #"<r xmlns="urn:a" xmlns:b="urn:b"><b:x>1 &amp; 2</b:x><y><![CDATA[<raw>]]>&#233;t&#xE9;</y>"#
+        for index in 0..<700 { xml += "<e\(index) k\(index)=\"v\">t\(index)</e\(index)>" }
+        for index in stride(from: 699, through: 0, by: -7) { xml += "<e\(index)>again</e\(index)>" }
+        return Array((xml + "</r>").utf8)
+    }()
+
+    @Test(arguments: [1, 3, 64, 4096, nil] as [Int?])
+    func streamedTextEqualsCapturedTextAndNamesKeepTheirIDs(chunk: Int?) throws {
+        let captured = parse(Self.document, chunk: chunk)
+        #expect(captured.error == nil)
+        let recorder = StreamingRecorder()
+        let parser = try XMLPushParser(delegate: recorder)
+        parser.streamsText = true
+        let size = chunk ?? Self.document.count
+        var offset = 0
+        while offset < Self.document.count {
+            try parser.feed(Self.document[offset..<min(Self.document.count, offset + size)])
+            offset += size
+        }
+        try parser.finish()
+        // Compared without attributes and positions (captured) and namespaces (streamed): names and text only.
+        func startTagName(_ line: String) -> String {
+            line.hasPrefix("start ") ? line.split(separator: " ").prefix(2).joined(separator: " ") : line
+        }
+        let expected = captured.events.map(startTagName)
+        let streamed = recorder.lines.map(startTagName)
+        #expect(streamed == expected)
+        #expect(recorder.lines[0] == "start r {urn:a}")
+        #expect(recorder.lines[1] == "start x {urn:b}")
+        #expect(recorder.lines[2] == "text \"1 & 2\"")
+        #expect(recorder.lines.contains("text \"<raw>été\""))
+        #expect(recorder.conflicts.isEmpty)
+        #expect(recorder.namesByID.count >= 702)
+    }
+
+    @Test func capturedTextWinsOverStreaming() throws {
+        let recorder = StreamingRecorder()
+        let parser = try XMLPushParser(delegate: recorder)
+        parser.streamsText = true
+        parser.capturesText = true
+        try parser.feed(Array("<a>text</a>".utf8)[...])
+        try parser.finish()
+        #expect(recorder.lines == ["start a", "end a"])
+        #expect(parser.text == Array("text".utf8))
+    }
+}
