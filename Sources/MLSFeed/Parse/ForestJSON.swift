@@ -252,7 +252,9 @@ struct ForestJSON {
     /// Appends the text bytes `range` as a JSON string.
     private func appendString(_ range: Range<Int>, to out: inout [UInt8]) {
         out.append(0x22)
-        forest.text.withUnsafeBufferPointer { JSONText.appendEscaped(UnsafeBufferPointer(rebasing: $0[range]), to: &out) }
+        forest.text.withUnsafeBufferPointer { text in
+            JSONText.appendEscaped(UnsafeBufferPointer(rebasing: text[range]), to: &out)
+        }
         out.append(0x22)
     }
 }
