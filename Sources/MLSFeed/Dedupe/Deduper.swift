@@ -92,6 +92,8 @@ package struct Deduper: Sendable {
         var out: [Item] = []
         while heldCount > keeping, heldStart < held.count {
             if let item = held[heldStart] {
+                // Released: the slot lets go of the record now, not when the array is next compacted.
+                held[heldStart] = nil
                 out.append(item)
                 heldCount -= 1
                 if case .record(let record) = item, record.entity == .listing, let key = record.key,

@@ -21,7 +21,12 @@ import Testing
 
     @Test(arguments: [
         // (t, ordinal, over t0, ordinal0, wins)
-        ("b", 1, "a", 2, true), ("a", 2, "b", 1, false), ("a", 2, "a", 1, true), ("a", 1, "a", 2, false),
+        ("2026-01-02T00:00:00Z", 1, "2026-01-01T00:00:00Z", 2, true),
+        ("2026-01-01T00:00:00Z", 2, "2026-01-02T00:00:00Z", 1, false),
+        ("2026-01-01T00:00:00Z", 2, "2026-01-01T00:00:00Z", 1, true),
+        ("2026-01-01T00:00:00Z", 1, "2026-01-01T00:00:00Z", 2, false),
+        ("2026-01-01T00:00:00.000001Z", 1, "2026-01-01T00:00:00Z", 2, true),
+        ("1969-12-31T23:59:59.9Z", 2, "1970-01-01T00:00:00Z", 1, false),
     ] as [(String?, Int, String?, Int, Bool)])
     func winsRule(t: String?, o: Int, t0: String?, o0: Int, expected: Bool) {
         #expect(DedupeWindow.wins(t, o, over: t0, o0) == expected)
@@ -32,6 +37,26 @@ import Testing
         #expect(window.offer(key: "1", timestamp: "2014-07-29T17:46:37.5Z", ordinal: 0) == .keep)
         #expect(window.offer(key: "1", timestamp: "2014-07-29T17:46:37Z", ordinal: 1) == .drop)
         #expect(window.offer(key: "1", timestamp: "2014-07-29T17:46:37.55Z", ordinal: 2) == .supersede)
+    }
+
+    /// Microseconds since 1970 of canonical text agree with coercion's own writing, and their order with the text
+    /// order of `Value.timestamp(_:precedes:)`, across years, fractions of every length and times before 1970.
+    @Test(arguments: [
+        (0, 0), (1, 0), (59, 500_000), (86_399, 999_998), (-1, 0), (-86_400 * 365 * 150, 120_000),
+        (1_780_327_297, 432_000), (1_780_327_297, 432_100), (1_780_327_297, 7), (7_258_118_399, 999_990),
+    ])
+    func instantsOfCanonicalText(seconds: Int, microseconds: Int) {
+        let text = Coercion.formatTimestamp(seconds, microseconds: microseconds)
+        #expect(DedupeWindow.instant(text) == Int64(seconds) * 1_000_000 + Int64(microseconds))
+        let later = Coercion.formatTimestamp(seconds, microseconds: microseconds + 1)
+        #expect(Value.timestamp(text, precedes: later))
+        #expect(DedupeWindow.instant(text) < DedupeWindow.instant(later))
+    }
+
+    @Test(arguments: ["", "2026-01-01", "2026-01-01T00:00:00", "2026-01-01T00:00:00.Z", "2026-01-01T00:00:00.1234567Z",
+                      "2026-01-01 00:00:00Z", "2026-0x-01T00:00:00Z"])
+    func otherTextIsNoTimestamp(text: String) {
+        #expect(DedupeWindow.instant(text) == Int64.min)
     }
 
     @Test func missingTimestampIsOldest() {
