@@ -32,10 +32,50 @@ struct PathPlan: Sendable {
         var conditions: [(path: Path, value: String)]
         /// The entry's field paths, relative to the repeated element.
         var paths: [Path]
+        var firstSteps: FirstSteps
+    }
+
+    /// The paths of a list by the name of their first step, so that one pass over an element's children serves
+    /// them all (a RESO record has a couple of hundred keys and a mapping dozens of paths).
+    struct FirstSteps: Sendable {
+        /// Path indexes for first-step name `n`: `entries[offsets[n]..<offsets[n + 1]]`.
+        private(set) var offsets: [Int32] = [0]
+        private(set) var entries: [Int32] = []
+        /// Paths whose first step is `*`.
+        private(set) var anyName: [Int32] = []
+        /// Paths without steps (the element itself, or one of its attributes).
+        private(set) var noSteps: [Int32] = []
+
+        init(_ paths: [Path] = []) {
+            var byName: [[Int32]] = []
+            for (index, path) in paths.enumerated() {
+                guard let first = path.steps.first else {
+                    noSteps.append(Int32(index))
+                    continue
+                }
+                guard first.name >= 0 else {
+                    anyName.append(Int32(index))
+                    continue
+                }
+                while byName.count <= Int(first.name) { byName.append([]) }
+                byName[Int(first.name)].append(Int32(index))
+            }
+            for list in byName {
+                entries.append(contentsOf: list)
+                offsets.append(Int32(entries.count))
+            }
+        }
+
+        /// The paths whose first step names `name`.
+        func paths(named name: Int32) -> Range<Int> {
+            guard name >= 0, Int(name) + 1 < offsets.count else { return 0..<0 }
+            return Int(offsets[Int(name)])..<Int(offsets[Int(name) + 1])
+        }
     }
 
     /// The record-level paths (fields, and agent fields read from the record itself), distinct, in mapping order.
     var paths: [Path] = []
+    var firstSteps = FirstSteps()
     var groups: [Group] = []
     /// Names whose values `extra` always holds as an array (`format.multi_value`).
     var alwaysArrays: Set<Int32> = []
@@ -84,8 +124,10 @@ struct PathPlan: Sendable {
             let conditions = try agent.conditions.map { condition throws(RecordPathError) in
                 (try compile(condition.path), condition.value)
             }
-            groups.append(Group(index: index, each: try compile(each), conditions: conditions, paths: relative))
+            groups.append(Group(index: index, each: try compile(each), conditions: conditions, paths: relative,
+                                firstSteps: FirstSteps(relative)))
         }
         alwaysArrays = Set(multiValue.map(intern))
+        firstSteps = FirstSteps(paths)
     }
 }

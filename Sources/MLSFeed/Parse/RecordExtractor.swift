@@ -40,52 +40,98 @@ struct RecordExtractor: Sendable {
             for case .node(let element) in matches(group.each, in: forest, from: root)
             where admits(group, element, forest) {
                 var childJSON = ForestJSON(forest: forest, root: element, alwaysArrays: plan.alwaysArrays)
-                let fields = read(group.paths, in: forest, from: element, json: &childJSON, counts: nil)
+                let fields = read(group.paths, group.firstSteps, in: forest, from: element, json: &childJSON,
+                                  counts: nil)
                 children.append(RawChild(mapping: group.index, fields: fields, extraJSON: childJSON.object()))
                 json.skip(element)
             }
         }
-        let fields = read(plan.paths, in: forest, from: root, json: &json, counts: &counts)
+        let fields = read(plan.paths, plan.firstSteps, in: forest, from: root, json: &json, counts: &counts)
         var record = RawRecord(fields: fields, position: position, ordinal: ordinal, extraJSON: json.object(),
                                children: children)
         record.tree = RecordTreeReference(forest: forest, root: root)
         return record
     }
 
-    /// The fields `paths` read from `element` (first matches), marking what they read as consumed in `json`.
-    private func read(_ paths: [PathPlan.Path], in forest: RecordForest, from element: Int32, json: inout ForestJSON,
-                      counts: UnsafeCounts?) -> [RawField] {
-        var fields: [RawField] = []
-        fields.reserveCapacity(paths.count)
-        for (index, path) in paths.enumerated() {
-            let (found, repeated) = firstMatch(path, in: forest, from: element)
-            guard let first = found else { continue }
-            if let counts {
-                counts.pointer.pointee.matched[index] += 1
-                if repeated { counts.pointer.pointee.repeated[index] += 1 }
-            }
-            switch first {
-            case .node(let node):
-                fields.append(RawField(path.text, forest.value(of: node)))
-                // The path read the element's text: a bare leaf goes whole, else its attributes and children stay.
-                let read = forest.nodes[Int(node)]
-                if read.firstChild < 0 && read.attributeCount == 0 && node != element {
-                    json.skip(node)
-                } else {
-                    json.skipText(of: node)
-                }
-            case .attribute(let attribute):
-                fields.append(RawField(path.text, forest.attributeValue(forest.attributes[Int(attribute)])))
-                json.skip(attribute: attribute)
-            }
-        }
-        return fields
+    /// What one path found so far in `read`.
+    private struct Found {
+        var first: Match?
+        var repeated = false
+        /// An element matched every step (else a plain name may read the element's attribute).
+        var reached = false
     }
 
-    private func read(_ paths: [PathPlan.Path], in forest: RecordForest, from element: Int32, json: inout ForestJSON,
-                      counts: inout Counts) -> [RawField] {
+    /// The fields `paths` read from `element` (first matches), marking what they read as consumed in `json`.
+    /// One pass over the element's children serves every path (`firstSteps` says which paths a child may start).
+    private func read(_ paths: [PathPlan.Path], _ firstSteps: PathPlan.FirstSteps, in forest: RecordForest,
+                      from element: Int32, json: inout ForestJSON, counts: UnsafeCounts?) -> [RawField] {
+        withUnsafeTemporaryAllocation(of: Found.self, capacity: paths.count) { found in
+            _ = found.initialize(repeating: Found())
+            defer { found.deinitialize() }
+            /// Offers path `index` the matches below `child` (which its first step may match) until it has two.
+            func offer(_ index: Int32, _ child: Int32, _ node: RecordForest.Node) {
+                let path = paths[Int(index)]
+                guard !found[Int(index)].repeated, matches(path.steps[0], node, child, forest) else { return }
+                _ = visit(path, step: 1, node: child, forest: forest, reached: &found[Int(index)].reached) { match in
+                    if found[Int(index)].first == nil {
+                        found[Int(index)].first = match
+                        return true
+                    }
+                    found[Int(index)].repeated = true
+                    return false
+                }
+            }
+            for index in firstSteps.noSteps {
+                let path = paths[Int(index)]
+                _ = visit(path, step: 0, node: element, forest: forest, reached: &found[Int(index)].reached) { match in
+                    found[Int(index)].first = match
+                    return false
+                }
+            }
+            var child = forest.nodes[Int(element)].firstChild
+            while child >= 0 {
+                let node = forest.nodes[Int(child)]
+                for entry in firstSteps.paths(named: node.name) { offer(firstSteps.entries[entry], child, node) }
+                for index in firstSteps.anyName { offer(index, child, node) }
+                child = node.nextSibling
+            }
+            var fields: [RawField] = []
+            fields.reserveCapacity(paths.count)
+            for (index, path) in paths.enumerated() {
+                var first = found[index].first
+                if first == nil, !found[index].reached, let fallback = path.fallbackAttribute,
+                   let attribute = forest.attribute(fallback, of: element) {
+                    // A plain name also reads the element's attribute of that name (flat records: `<location lat="">`).
+                    first = .attribute(attribute)
+                }
+                guard let first else { continue }
+                if let counts {
+                    counts.pointer.pointee.matched[index] += 1
+                    if found[index].repeated { counts.pointer.pointee.repeated[index] += 1 }
+                }
+                switch first {
+                case .node(let node):
+                    fields.append(RawField(path.text, forest.value(of: node)))
+                    // The path read the element's text: a bare leaf goes whole, else its attributes and children stay.
+                    let read = forest.nodes[Int(node)]
+                    if read.firstChild < 0 && read.attributeCount == 0 && node != element {
+                        json.skip(node)
+                    } else {
+                        json.skipText(of: node)
+                    }
+                case .attribute(let attribute):
+                    fields.append(RawField(path.text, forest.attributeValue(forest.attributes[Int(attribute)])))
+                    json.skip(attribute: attribute)
+                }
+            }
+            return fields
+        }
+    }
+
+    private func read(_ paths: [PathPlan.Path], _ firstSteps: PathPlan.FirstSteps, in forest: RecordForest,
+                      from element: Int32, json: inout ForestJSON, counts: inout Counts) -> [RawField] {
         withUnsafeMutablePointer(to: &counts) { pointer in
-            read(paths, in: forest, from: element, json: &json, counts: UnsafeCounts(pointer: pointer))
+            read(paths, firstSteps, in: forest, from: element, json: &json, counts: UnsafeCounts(pointer: pointer))
         }
     }
 

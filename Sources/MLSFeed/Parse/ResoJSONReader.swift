@@ -15,10 +15,20 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     private var failure: InputError?
     private(set) var report = ParseReport()
 
-    private var builder = RecordForestBuilder()
+    @exclusivity(unchecked) private var builder = RecordForestBuilder()
     private var names: [String] = []
     private var nameIDs: [[UInt8]: Int32] = [:]
+    /// The interned names' bytes back to back (`nameBytes[nameRanges[id]]`), to check a cached key without a hash.
+    @exclusivity(unchecked) private var nameBytes: [UInt8] = []
+    @exclusivity(unchecked) private var nameRanges: [Range<Int>] = []
+    /// A direct-mapped cache of keys by a cheap hash of their bytes: a record's keys repeat in every record.
+    @exclusivity(unchecked) private var keyCache = [Int32](repeating: -1, count: 1024)
     private let recordName: Int32
+    private let valueKey: Int32
+    private let nextLinkKey: Int32
+    private let countKey: Int32
+    /// The name of a value without a key (an array item at the top level).
+    private let emptyKey: Int32
     private let converter: BatchConverter<StructuredXMLHandler.Batch>
     private let statistics = StructuredXMLHandler.Statistics()
     private let pathTexts: [String]
@@ -37,15 +47,15 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         case skipped
     }
 
-    private var frames: [Frame] = []
-    /// The key just read, waiting for its value.
-    private var key: [UInt8]?
-    private var recordRoot: Int32?
+    @exclusivity(unchecked) private var frames: [Frame] = []
+    /// The key just read (interned), waiting for its value.
+    @exclusivity(unchecked) private var key: Int32?
+    @exclusivity(unchecked) private var recordRoot: Int32?
     private var recordPosition = SourcePosition(file: "", line: 0, column: 0)
-    private var recordStartBytes = 0
-    private var oversized = false
-    private var pending: [StructuredXMLHandler.Batch.Entry] = []
-    private var ordinal = 0
+    @exclusivity(unchecked) private var recordStartBytes = 0
+    @exclusivity(unchecked) private var oversized = false
+    @exclusivity(unchecked) private var pending: [StructuredXMLHandler.Batch.Entry] = []
+    @exclusivity(unchecked) private var ordinal = 0
 
     init(settings: ResoJSONSettings, mapping: Mapping, source: String) {
         self.settings = settings
@@ -61,15 +71,24 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
             return id
         }
         recordName = intern("record")
+        valueKey = intern("value")
+        nextLinkKey = intern("@odata.nextLink")
+        countKey = intern("@odata.count")
+        emptyKey = intern("")
         let plan = (try? PathPlan(mapping: mapping, namespaces: [:], multiValue: settings.multiValue,
                                   also: settings.alsoRead, intern: intern)) ?? PathPlan()
         self.names = names
         self.nameIDs = ids
+        for name in names {
+            let start = nameBytes.count
+            nameBytes.append(contentsOf: name.utf8)
+            nameRanges.append(start..<nameBytes.count)
+        }
         pathTexts = plan.paths.map(\.text)
         converter = StructuredXMLHandler.Batch.converter(plan: plan, maxRecordBytes: settings.maxRecordBytes,
                                                          statistics: statistics)
         do {
-            parser = try JSONPushParser(delegate: WeakJSONDelegate(self), options: JSONStreamOptions(
+            parser = try JSONPushParser(delegate: ReaderDelegate(self), options: JSONStreamOptions(
                 allowsMultipleValues: true, maxDepth: 64, maxValueBytes: max(1 << 20, settings.maxRecordBytes)))
         } catch {
             failure = InputError("\(error)", at: SourcePosition(file: source, line: 1, column: 1))
@@ -172,7 +191,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         case nil:
             frames.append(.records)
         case .top(let root):
-            if let root, key == Array("value".utf8), builder.nodes[Int(root)].firstChild < 0 || onlyMetadata(root) {
+            if let root, key == valueKey, builder.nodes[Int(root)].firstChild < 0 || onlyMetadata(root) {
                 // An OData page: its `value` array holds the records; what was built so far was its metadata.
                 builder.discard(from: root)
                 recordRoot = nil
@@ -202,16 +221,16 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     }
 
     func key(_ key: Span<UInt8>, parser: JSONPushParser) throws {
-        self.key = key.byteArray
+        self.key = intern(key)
     }
 
     func string(_ value: Span<UInt8>, parser: JSONPushParser) throws {
         if case .top(let root)? = frames.last, root == nil {
-            if self.key == Array("@odata.nextLink".utf8) { report.nextLink = value.utf8String }
+            if self.key == nextLinkKey { report.nextLink = value.utf8String }
             self.key = nil
             return
         }
-        if case .top? = frames.last, self.key == Array("@odata.nextLink".utf8) {
+        if case .top? = frames.last, self.key == nextLinkKey {
             report.nextLink = value.utf8String
         }
         if openScalar(.string) {
@@ -221,7 +240,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     }
 
     func number(_ text: Span<UInt8>, parser: JSONPushParser) throws {
-        if case .top? = frames.last, self.key == Array("@odata.count".utf8) {
+        if case .top? = frames.last, self.key == countKey {
             let (line, column) = parser.position
             DeclaredCount.read(text.utf8String, written: { "@odata.count \($0)" },
                                at: SourcePosition(file: source, line: max(1, line), column: max(1, column)),
@@ -282,7 +301,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
             frames[frames.count - 1] = .array(name: name, items: items + 1)
             builder.open(name: name, kind: kind, inArray: true)
         } else {
-            builder.open(name: intern(key ?? []), kind: kind)
+            builder.open(name: key ?? emptyKey, kind: kind)
             key = nil
         }
     }
@@ -293,7 +312,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
             frames[frames.count - 1] = .array(name: name, items: items + 1)
             frames.append(.array(name: name, items: 0))
         } else {
-            frames.append(.array(name: intern(key ?? []), items: 0))
+            frames.append(.array(name: key ?? emptyKey, items: 0))
             key = nil
         }
     }
@@ -341,11 +360,35 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         oversized = true
     }
 
-    private func intern(_ bytes: [UInt8]) -> Int32 {
-        if let id = nameIDs[bytes] { return id }
-        let id = Int32(names.count)
-        names.append(String(decoding: bytes, as: UTF8.self))
-        nameIDs[bytes] = id
+    /// The id of the name `bytes` spell, interning it if new.
+    private func intern(_ bytes: Span<UInt8>) -> Int32 {
+        // FNV-1a picks the cache slot; the slot's name is checked byte for byte.
+        var hash: UInt32 = 2_166_136_261
+        for index in bytes.indices { hash = (hash ^ UInt32(bytes[index])) &* 16_777_619 }
+        let slot = Int(hash & UInt32(keyCache.count - 1))
+        let cached = keyCache[slot]
+        if cached >= 0 {
+            let range = nameRanges[Int(cached)]
+            if range.count == bytes.count
+                && nameBytes.withUnsafeBufferPointer({ stored in
+                    bytes.indices.allSatisfy { stored[range.lowerBound + $0] == bytes[$0] }
+                }) {
+                return cached
+            }
+        }
+        let array = bytes.byteArray
+        let id: Int32
+        if let known = nameIDs[array] {
+            id = known
+        } else {
+            id = Int32(names.count)
+            names.append(String(decoding: array, as: UTF8.self))
+            nameIDs[array] = id
+            let start = nameBytes.count
+            nameBytes.append(contentsOf: array)
+            nameRanges.append(start..<nameBytes.count)
+        }
+        keyCache[slot] = id
         return id
     }
 
@@ -359,22 +402,25 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
 
 /// The parser's delegate for a reader that owns the parser: passes the events on to the reader without owning it
 /// (the parser owns its delegate, so the reader as its own delegate would keep both alive for ever).
-private final class WeakJSONDelegate: JSONStreamDelegate {
-    private weak var reader: ResoJSONReader?
+///
+/// `unowned(unsafe)`: the parser calls its delegate only inside the reader's own `feed` and `finish`, so the reader
+/// is alive whenever an event arrives, and no reference count is touched per event.
+private final class ReaderDelegate: JSONStreamDelegate {
+    private unowned(unsafe) let reader: ResoJSONReader
 
     init(_ reader: ResoJSONReader) {
         self.reader = reader
     }
 
-    func startObject(parser: JSONPushParser) throws { try reader?.startObject(parser: parser) }
-    func key(_ key: Span<UInt8>, parser: JSONPushParser) throws { try reader?.key(key, parser: parser) }
-    func endObject(parser: JSONPushParser) throws { try reader?.endObject(parser: parser) }
-    func startArray(parser: JSONPushParser) throws { try reader?.startArray(parser: parser) }
-    func endArray(parser: JSONPushParser) throws { try reader?.endArray(parser: parser) }
-    func string(_ value: Span<UInt8>, parser: JSONPushParser) throws { try reader?.string(value, parser: parser) }
-    func number(_ text: Span<UInt8>, parser: JSONPushParser) throws { try reader?.number(text, parser: parser) }
-    func boolean(_ value: Bool, parser: JSONPushParser) throws { try reader?.boolean(value, parser: parser) }
-    func null(parser: JSONPushParser) throws { try reader?.null(parser: parser) }
+    func startObject(parser: JSONPushParser) throws { try reader.startObject(parser: parser) }
+    func key(_ key: Span<UInt8>, parser: JSONPushParser) throws { try reader.key(key, parser: parser) }
+    func endObject(parser: JSONPushParser) throws { try reader.endObject(parser: parser) }
+    func startArray(parser: JSONPushParser) throws { try reader.startArray(parser: parser) }
+    func endArray(parser: JSONPushParser) throws { try reader.endArray(parser: parser) }
+    func string(_ value: Span<UInt8>, parser: JSONPushParser) throws { try reader.string(value, parser: parser) }
+    func number(_ text: Span<UInt8>, parser: JSONPushParser) throws { try reader.number(text, parser: parser) }
+    func boolean(_ value: Bool, parser: JSONPushParser) throws { try reader.boolean(value, parser: parser) }
+    func null(parser: JSONPushParser) throws { try reader.null(parser: parser) }
 }
 
 /// The names of a builder's node's children (for the page-or-record decision).
