@@ -1,4 +1,4 @@
-# bench/lib/common.sh — helpers shared by bench/run and bench/search (sourced, not run).
+# bench/lib/common.sh — helpers shared by bench/run, bench/formats and bench/search (sourced, not run).
 #
 # The sourcing script sets, before calling them:
 #   bench_name   its name in messages (bench/run)
@@ -6,7 +6,8 @@
 #   run_dir      where raw outputs of this run go
 #   pgdir        the throwaway cluster (data in $pgdir/data, socket in $pgdir); conn: its conninfo
 #   pg_started   0 until pg_start succeeds
-# and runs as root (the cluster runs as the postgres user via runuser).
+#   timeout_secs (optional) stop an `mlsfeed run` that takes longer (mlsfeed_run); 0 or unset: none
+# and runs as root (the cluster runs as the postgres user via runuser). B is the mlsfeed binary (build_mlsfeed).
 
 pgbin=/usr/lib/postgresql/15/bin
 
@@ -124,4 +125,71 @@ machine_info() {
         echo "postgres=$(cut -d, -f1 "$run_dir/pg-version")"
         echo "xmllint=$(xmllint --version 2>&1 | head -1)"
     } > "$1"
+}
+
+# db_conn NAME: the conninfo of database NAME on the throwaway cluster
+db_conn() { echo "host=$pgdir dbname=$1 user=postgres"; }
+
+# fresh_db [NAME]: an empty database NAME (default bench), dropped first, with mlsfeed's schema (`db migrate`)
+fresh_db() {
+    local name="${1:-bench}"
+    psql_q "$(db_conn postgres)" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
+    "$B" db migrate --database "$(db_conn "$name")" > "$run_dir/migrate.out" 2>&1 \
+        || { cat "$run_dir/migrate.out" >&2; die "db migrate failed"; }
+}
+
+# feed_ext FORMAT: the file extension of FORMAT's generated feed
+feed_ext() { if [ "$1" = reso-json ]; then echo jsonl; else echo xml; fi; }
+
+# generate_feeds DIR FORMAT N FEED [DELTA]: `mlsfeed fixtures generate` of FORMAT (triples, rets-compact,
+# syndication, reso-json as JSON Lines) with N listings, seed 42, default dirt, into FEED; given DELTA, also its next
+# night (`--delta-of FEED --changed 2% --new 0.5% --gone 0.5%`, seed 43). The truth files go beside them (the path
+# without its extension + .truth.json). Timed as DIR/generate and DIR/generate-delta; sizes in DIR/feed.bytes and
+# DIR/delta.bytes.
+generate_feeds() {
+    local dir="$1" format="$2" n="$3" feed="$4" delta="${5:-}" args=()
+    case "$format" in
+        triples|rets-compact) args=(--format "$format" --shape header) ;;
+        syndication) args=(--format syndication --source listhub) ;;
+        reso-json) args=(--format reso-json --jsonl --source actris) ;;
+        *) die "unknown format: $format" ;;
+    esac
+    log "generate $feed"
+    timed "$dir" generate "$B" fixtures generate "${args[@]}" --listings "$n" --seed 42 --out "$feed" \
+        || { cat "$dir/generate.err" >&2; die "fixtures generate failed"; }
+    stat -c %s "$feed" > "$dir/feed.bytes"
+    [ -n "$delta" ] || return 0
+    log "generate $delta"
+    timed "$dir" generate-delta "$B" fixtures generate --delta-of "$feed" --changed 2% --new 0.5% --gone 0.5% \
+        --seed 43 --out "$delta" || { cat "$dir/generate-delta.err" >&2; die "fixtures generate --delta-of failed"; }
+    stat -c %s "$delta" > "$dir/delta.bytes"
+}
+
+# measure DIR NAME CMD...: one timed command that must succeed (a parse floor or the parse stage alone)
+measure() {
+    local dir="$1" name="$2"; shift 2
+    timed "$dir" "$name" "$@" || die "$name failed: $(head -3 "$dir/$name.err")"
+    log "  $name: $(python3 "$lib/report.py" --one "$dir/$name")"
+}
+
+# mlsfeed_run DIR NAME PIPELINE CONNINFO INPUT [ARGS...]: one `mlsfeed run`, after a CHECKPOINT, timed, with its
+# summary JSON (NAME.summary.json), exit status (NAME.rc) and the server log lines it caused (NAME.pglog).
+mlsfeed_run() {
+    local dir="$1" name="$2" pipe="$3" target="$4" input="$5"; shift 5
+    checkpoint
+    local from; from=$(stat -c %s "$pgdir/server.log" 2>/dev/null || echo 0)
+    local prefix=()
+    [ "${timeout_secs:-0}" -gt 0 ] && prefix=(timeout -s INT --kill-after=60 "$timeout_secs")
+    local rc=0
+    timed "$dir" "$name" "${prefix[@]}" "$B" run "$pipe" --input "$input" --database "$target" --no-progress \
+        --summary-json "$dir/$name.summary.json" "$@" || rc=$?
+    [ -f "$pgdir/server.log" ] && tail -c +"$((from + 1))" "$pgdir/server.log" > "$dir/$name.pglog"
+    echo "$rc" > "$dir/$name.rc"
+    if [ $rc -ne 0 ]; then
+        log "  $name: mlsfeed exited $rc$([ $rc -eq 124 ] && echo ' (timeout)'); see $dir/$name.err"
+        sed 's/^/    /' "$dir/$name.err" | head -5 >&2
+    else
+        log "  $name: $(python3 "$lib/report.py" --one "$dir/$name")"
+    fi
+    return $rc
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""formats_report.py RUN_DIR          the Markdown report of one bench/formats run (printed on stdout)
-   formats_report.py --one PREFIX     one line about one measurement (PREFIX.time, PREFIX.out, PREFIX.summary.json)
+"""formats_report.py RUN_DIR: the Markdown report of one bench/formats run (printed on stdout); measurements are read
+with report.py's helpers (and `report.py --one PREFIX` prints one line about one).
 
 RUN_DIR holds machine.txt, commit, pg-version and one directory per format (syndication/, reso-json/) with the raw
 outputs of bench/formats: NAME.i.time (`/usr/bin/time -v`), NAME.i.load (uptime at the start), NAME.i.out,
@@ -14,22 +14,11 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import measurement, read, rss  # noqa: E402
+from report import emit_checks, emit_stages, read, rss, run_info, runs  # noqa: E402
 
 MB = 1_000_000
 RSS_LIMIT_MIB = 150
 PARSE_VS_XMLLINT = 0.60
-
-
-def runs(d, base):
-    """NAME.1, NAME.2, ... that were measured."""
-    found = []
-    for i in range(1, 100):
-        m = measurement(d, f"{base}.{i}")
-        if m is None:
-            break
-        found.append(m)
-    return found
 
 
 def med(values):
@@ -51,39 +40,14 @@ def loads(ms):
     return ", ".join(m["load"] for m in ms) or "–"
 
 
-def one(prefix):
-    d, name = os.path.dirname(prefix), os.path.basename(prefix)
-    m = measurement(d, name)
-    if m is None:
-        return "no measurement"
-    text = f"{m['wall']:.2f} s wall, peak RSS {rss(m):.0f} MiB, load {m['load']}"
-    s = m.get("summary")
-    if s:
-        text += (f", status {s.get('status', '?')}, read {s.get('read', '?')}, inserted {s.get('inserted', '?')}, "
-                 f"updated {s.get('updated', '?')}, unchanged {s.get('unchanged', '?')}, "
-                 f"withdrawn {s.get('withdrawn', '?')}")
-    else:
-        last = (read(os.path.join(d, name + ".out"), "") or "").strip().splitlines()
-        if last:
-            text += f" ({last[-1]})"
-    return text
-
-
 def summary_field(ms, key):
     return [m.get("summary", {}).get(key) for m in ms]
-
-
-def checks(d):
-    text = read(os.path.join(d, "checks.jsonl"), "") or ""
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def report(run_dir):
     lines = []
     emit = lines.append
-    machine = dict(line.split("=", 1) for line in (read(os.path.join(run_dir, "machine.txt"), "") or "").splitlines()
-                   if "=" in line)
-    commit = (read(os.path.join(run_dir, "commit"), "?") or "?").strip()
+    machine, commit, _ = run_info(run_dir)
     emit(f"# Formats benchmark, {machine.get('date', '?')}")
     emit("")
     emit(f"`bench/formats` at commit {commit[:7]}. Each cell: median of the runs [min–max]; MB = 10^6 bytes, "
@@ -137,7 +101,7 @@ def report(run_dir):
             emit(f"- first load peak RSS {med([rss(m) for m in first]):.0f} MiB (highest of the runs {peak:.0f}), "
                  f"target < {RSS_LIMIT_MIB}: {'met' if peak < RSS_LIMIT_MIB else 'NOT met'}")
         emit("")
-        emit_stages(emit, first)
+        emit_stages(emit, [(m["name"], m) for m in first])
         emit_checks(emit, d)
 
     d = os.path.join(run_dir, "reso-json")
@@ -194,62 +158,12 @@ def report(run_dir):
             emit(f"- parse stage {cell([nbytes / MB / m['wall'] for m in bp], '{:.1f}')} MB/s vs Python's `json` "
                  f"{cell([nbytes / MB / m['wall'] for m in py], '{:.1f}')} MB/s")
         emit("")
-        emit_stages(emit, first + repl)
+        emit_stages(emit, [(m["name"], m) for m in first + repl])
         emit_checks(emit, d)
     return "\n".join(lines) + "\n"
 
 
-def emit_stages(emit, ms):
-    ms = [m for m in ms if m.get("summary", {}).get("stages")]
-    if not ms:
-        return
-    names = []
-    for m in ms:
-        for st in m["summary"]["stages"]:
-            if st.get("stage") not in names:
-                names.append(st.get("stage"))
-    emit("Per-stage busy seconds (summary `stages`; stages overlap):")
-    emit("")
-    emit("| run | " + " | ".join(names) + " | run s (summary) | wall s |")
-    emit("|---|" + "---:|" * (len(names) + 2))
-    for m in ms:
-        st = {x.get("stage"): x.get("seconds") for x in m["summary"]["stages"]}
-        cells = [f"{st[k]:.2f}" if isinstance(st.get(k), (int, float)) else "–" for k in names]
-        secs = m["summary"].get("seconds")
-        secs_text = f"{secs:.2f}" if isinstance(secs, (int, float)) else "–"
-        emit(f"| {m['name']} | " + " | ".join(cells) + f" | {secs_text} | {m['wall']:.2f} |")
-    emit("")
-
-
-def emit_checks(emit, d):
-    found = checks(d)
-    if not found:
-        emit("Checks against the truth files: none recorded.")
-        emit("")
-        return
-    failed = [c for c in found if not c["ok"]]
-    emit(f"Checks against the truth files: {len(found) - len(failed)} of {len(found)} pass"
-         + ("." if not failed else ":"))
-    for c in failed:
-        emit(f"- FAIL {c['phase']}: {c['check']}: expected {c['expected']}, got {c['actual']}")
-    phases = sorted({c["phase"] for c in found})
-    emit("")
-    emit("<details><summary>all checks</summary>")
-    emit("")
-    for p in phases:
-        for c in found:
-            if c["phase"] == p:
-                emit(f"- {'PASS' if c['ok'] else 'FAIL'} {p}: {c['check']}: expected {c['expected']}, "
-                     f"got {c['actual']}")
-    emit("")
-    emit("</details>")
-    emit("")
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--one":
-        print(one(sys.argv[2]))
-        return 0
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2

@@ -1,30 +1,42 @@
 #!/usr/bin/env python3
 """report.py RUN_DIR          the Markdown report of one bench/run run (printed on stdout)
-   report.py --one PREFIX     one line about one measured mlsfeed run (PREFIX.time, PREFIX.summary.json)
+   report.py --one PREFIX     one line about one measurement (PREFIX.time, PREFIX.out, PREFIX.summary.json)
 
-RUN_DIR holds, per size, a directory N/ with the raw outputs bench/run wrote:
-  NAME.time          `/usr/bin/time -v` report (wall clock, peak RSS)
+RUN_DIR holds, per format and size, a directory FORMAT/N/ with the raw outputs bench/run wrote:
+  NAME.time          `/usr/bin/time -v` report (wall clock, peak RSS, CPU)
   NAME.load          `uptime` at the start of the measurement
-  NAME.summary.json  mlsfeed's --summary-json (mlsfeed runs)
+  NAME.pgcpu         the server's CPU seconds during the measurement
+  NAME.summary.json  mlsfeed's --summary-json (mlsfeed runs); NAME.rc its exit status
   NAME.pglog         the server log lines written during the run (slow statements, auto_explain plans, errors)
   reload-floor.out   psql output of the reload-floor session (\\timing lines)
   checks.jsonl       check.py results
-and machine.txt, commit, build.txt, pg-version at the top.
+  feed.bytes, delta.bytes, rows.bytes, generate.out, generate-delta.out, pipeline
+and machine.txt, commit, build.txt, pg-version at the top. The helpers below are shared with formats_report.py.
 """
 import json
 import os
 import re
 import sys
 
-MB = 1_000_000          # feed sizes and throughput in MB (10^6 bytes), RSS in MiB (as the issue's "150 MB" reads)
-MIB = 1024 * 1024
+MB = 1_000_000          # feed sizes and throughput in MB (10^6 bytes), RSS in MiB (as the issue's "100 MB" reads)
 
-# Targets of issue 6.
+# Targets of issue 18.
 FIRST_LOAD_VS_FLOOR = 1.3
-RELOAD_VS_XMLLINT = 3.0
-DELTA_VS_XMLLINT = 4.0
-RSS_LIMIT_MIB = 150
+RELOAD_VS_PARSE_FLOOR = 2.5
+DELTA_VS_PARSE_FLOOR = 3.0
+PARSE_STAGE_SHARE = 0.70
+RSS_LIMIT_MIB = 100
 RSS_GROWTH = 0.20
+
+FORMATS = {
+    "triples": ("triples", "`--format triples --shape header`, `pipelines/sample.yaml`"),
+    "rets-compact": ("RETS COMPACT", "`--format rets-compact --shape header`, `pipelines/sample.yaml` with "
+                                     "`format: {type: rets-compact}`"),
+    "syndication": ("nested XML: RETS Syndication", "`--format syndication --source listhub`, "
+                                                    "`pipelines/syndication.yaml`"),
+    "reso-json": ("RESO JSON", "`--format reso-json --jsonl --source actris` (JSON Lines), "
+                               "`pipelines/reso-web-api.yaml` reading a file"),
+}
 
 
 def read(path, default=None):
@@ -43,10 +55,9 @@ def parse_time(path):
     out = {}
     m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", text)
     if m:
-        parts = [float(p) for p in m.group(1).split(":")]
         secs = 0.0
-        for p in parts:
-            secs = secs * 60 + p
+        for p in m.group(1).split(":"):
+            secs = secs * 60 + float(p)
         out["wall"] = secs
     for key, label in (("rss_kb", "Maximum resident set size \\(kbytes\\)"), ("user", "User time \\(seconds\\)"),
                        ("sys", "System time \\(seconds\\)"), ("exit", "Exit status")):
@@ -61,8 +72,7 @@ def parse_time(path):
 
 def load1(path):
     """The 1-minute load average from an `uptime` line."""
-    text = read(path, "")
-    m = re.search(r"load average: ([\d.]+), ([\d.]+), ([\d.]+)", text)
+    m = re.search(r"load average: ([\d.]+), ([\d.]+), ([\d.]+)", read(path, "") or "")
     return m.group(1) if m else "?"
 
 
@@ -77,7 +87,7 @@ def measurement(d, name):
     if s:
         try:
             summary = json.loads(s)
-            if isinstance(summary, list):       # several inputs: one summary each (bench/run passes one)
+            if isinstance(summary, list):       # several inputs: one summary each (the benches pass one)
                 summary = summary[-1] if summary else {}
             t["summary"] = summary
         except json.JSONDecodeError:
@@ -91,16 +101,21 @@ def measurement(d, name):
     return t
 
 
-def best(d, base, repeat_max=20):
-    """The best (lowest wall) of NAME.1, NAME.2, ... that exited 0, and how many there were."""
+def runs(d, base, repeat_max=100):
+    """NAME.1, NAME.2, ... that were measured."""
     found = []
     for i in range(1, repeat_max + 1):
         m = measurement(d, f"{base}.{i}")
         if m is None:
             break
         found.append(m)
-    ok = [m for m in found if m.get("exit", 0) == 0]
-    pool = ok or found
+    return found
+
+
+def best(d, base):
+    """The best (lowest wall) of NAME.1, NAME.2, ... that exited 0, and how many there were."""
+    found = runs(d, base)
+    pool = [m for m in found if m.get("exit", 0) == 0] or found
     if not pool:
         return None, 0
     return min(pool, key=lambda m: m["wall"]), len(found)
@@ -113,14 +128,15 @@ def fmt_s(x):
 
 
 def fmt_rate(n, secs):
-    if not n or not secs:
-        return "–"
-    r = n / secs
-    return f"{r:,.0f}"
+    return f"{n / secs:,.0f}" if n and secs else "–"
 
 
 def rss(m):
     return m["rss_kb"] / 1024 if m and "rss_kb" in m else None
+
+
+def cpu(m):
+    return m["user"] + m["sys"] if m and "user" in m and "sys" in m else None
 
 
 def rows_written(s):
@@ -131,17 +147,22 @@ def rows_written(s):
 
 
 def one_line(prefix):
+    """One line about one measurement: an mlsfeed run's counts, or the last line another command printed."""
     d, name = os.path.dirname(prefix), os.path.basename(prefix)
     m = measurement(d, name)
     if m is None:
         return "no measurement"
-    s = m.get("summary") or {}
-    return (f"{m['wall']:.2f} s wall, peak RSS {rss(m):.0f} MiB, status {s.get('status', '?')}, "
-            f"read {s.get('read', '?')}, inserted/updated/unchanged/withdrawn {rows_written(s)}")
+    text = f"{m['wall']:.2f} s wall, peak RSS {rss(m):.0f} MiB, load {m['load']}"
+    s = m.get("summary")
+    if s:
+        return (text + f", status {s.get('status', '?')}, read {s.get('read', '?')}, "
+                f"inserted/updated/unchanged/withdrawn {rows_written(s)}")
+    last = (read(os.path.join(d, name + ".out"), "") or "").strip().splitlines()
+    return text + (f" ({last[-1]})" if last else "")
 
 
 def psql_timings(path):
-    """{marker: (ms, command tag)} from a psql session whose steps are introduced by `\\echo @marker`."""
+    """{marker: (seconds, command tag)} from a psql session whose steps are introduced by `\\echo @marker`."""
     out = {}
     marker = None
     tag = None
@@ -166,8 +187,7 @@ def slow_statements(path, limit=8):
     stmts, errors = [], []
     for m in re.finditer(r"LOG:  duration: ([\d.]+) ms  (?:statement|execute [^:]*|parse [^:]*|bind [^:]*): "
                          r"(.*(?:\n\t.*)*)", text):
-        sql = " ".join(m.group(2).split())
-        stmts.append((float(m.group(1)), sql))
+        stmts.append((float(m.group(1)), " ".join(m.group(2).split())))
     for m in re.finditer(r"ERROR:  (.*)", text):
         errors.append(m.group(1).strip())
     stmts.sort(key=lambda x: -x[0])
@@ -192,286 +212,403 @@ def size_label(n):
     return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else (f"{n // 1000}k" if n % 1000 == 0 else str(n))
 
 
+def number(d, name):
+    return int((read(os.path.join(d, name), "0") or "0").strip() or 0)
+
+
+def emit_stages(emit, rows):
+    """The per-stage busy seconds of mlsfeed runs, given as (label, measurement) pairs."""
+    rows = [(label, m) for label, m in rows if m and m.get("summary", {}).get("stages")]
+    names = []
+    for _, m in rows:
+        for st in m["summary"]["stages"]:
+            if st.get("stage") not in names:
+                names.append(st.get("stage"))
+    if not rows or not names:
+        return
+    emit("Per-stage busy seconds (`stages` in the summary JSON; stages overlap, the load commit/merge runs after "
+         "them: *after stages* ≈ run seconds − the longest stage). Wall-clock busy times, so they include time "
+         "descheduled on a loaded machine; parse's also includes blocking on its full output queue (backpressure), "
+         "so compare it with the parse stage alone; load's includes waiting for the server during COPY:")
+    emit("")
+    emit("| run | " + " | ".join(names) + " | run s (summary) | after stages ≈ | wall s |")
+    emit("|---|" + "---:|" * (len(names) + 3))
+    for label, m in rows:
+        st = {x.get("stage"): x.get("seconds") for x in m["summary"]["stages"]}
+        secs = m["summary"].get("seconds")
+        longest = max([v for v in st.values() if isinstance(v, (int, float))] or [0])
+        after = secs - longest if isinstance(secs, (int, float)) else None
+        emit(f"| {label} | " + " | ".join(fmt_s(st.get(k)) for k in names)
+             + f" | {fmt_s(secs)} | {fmt_s(after)} | {fmt_s(m['wall'])} |")
+    emit("")
+
+
+def checks(d):
+    found = []
+    for line in (read(os.path.join(d, "checks.jsonl"), "") or "").splitlines():
+        try:
+            found.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    return found
+
+
+def emit_checks(emit, d):
+    """How many checks against the truth files pass, the failures, and every check folded away. Returns failures."""
+    found = checks(d)
+    if not found:
+        emit("Checks against the truth files: none recorded.")
+        emit("")
+        return []
+    failed = [c for c in found if not c["ok"]]
+    emit(f"Checks against the truth files: {len(found) - len(failed)} of {len(found)} pass"
+         + ("." if not failed else ":"))
+    for c in failed:
+        emit(f"- FAIL {c['phase']}: {c['check']}: expected {c['expected']}, got {c['actual']}")
+    emit("")
+    emit("<details><summary>all checks</summary>")
+    emit("")
+    for c in found:
+        emit(f"- {'PASS' if c['ok'] else 'FAIL'} {c['phase']}: {c['check']}: expected {c['expected']}, "
+             f"got {c['actual']}")
+    emit("")
+    emit("</details>")
+    emit("")
+    return failed
+
+
+def emit_slow_sql(emit, d, named_runs):
+    """Statements over 1 s and the auto_explain plans over 5 s of mlsfeed runs, given as (label, name) pairs."""
+    slow_any = False
+    for label, name in named_runs:
+        stmts, errors = slow_statements(os.path.join(d, name + ".pglog"))
+        if not stmts and not errors:
+            continue
+        if not slow_any:
+            emit("Server-side statements over 1 s during the mlsfeed runs (`log_min_duration_statement`):")
+            emit("")
+            emit("| run | ms | statement (start) |")
+            emit("|---|---:|---|")
+            slow_any = True
+        for ms, sql in stmts:
+            emit(f"| {label} | {ms:,.0f} | `{sql[:140].replace('|', '/')}` |")
+        for e in sorted(set(errors)):
+            emit(f"| {label} | ERROR | {e[:160].replace('|', '/')} |")
+    if slow_any:
+        emit("")
+    plan_list = []
+    for _, name in named_runs:
+        plan_list += [(name, ms, p) for ms, p in plans(os.path.join(d, name + ".pglog"))]
+    if plan_list:
+        emit("<details><summary>auto_explain plans of statements over 5 s</summary>")
+        emit("")
+        for name, ms, p in sorted(plan_list, key=lambda x: -x[1])[:4]:
+            emit(f"{name}, {ms:,.0f} ms:")
+            emit("```")
+            emit(p)
+            emit("```")
+        emit("</details>")
+        emit("")
+
+
+class Size:
+    """The measurements of one format at one size, and the figures the tables need."""
+
+    def __init__(self, d, fmt, n):
+        self.d, self.format, self.n = d, fmt, n
+        self.feed_bytes, self.delta_bytes = number(d, "feed.bytes"), number(d, "delta.bytes")
+        self.rows_bytes = number(d, "rows.bytes")
+        self.first = measurement(d, "first-load")
+        s_first = (self.first or {}).get("summary") or {}
+        generated = read(os.path.join(d, "generate.out"), "") or ""
+        m = re.search(r"\((\d+) records, (\d+) unique valid listings\)", generated)
+        self.records = s_first.get("read") or (int(m.group(1)) if m else None)
+        self.unique = (int(m.group(2)) if m else None) or s_first.get("inserted")
+        m = re.search(r"\((\d+) records", read(os.path.join(d, "generate-delta.out"), "") or "")
+        self.delta_records = int(m.group(1)) if m else None
+        # parse floor: xmllint, or for JSON the faster of Python's json module and jq
+        self.floor_runs = [("`xmllint --stream --noout`", best(d, "xmllint")),
+                           ("Python `json.loads` per line", best(d, "python-json")),
+                           ("`jq empty`", best(d, "jq"))]
+        self.floor_runs = [(label, b) for label, b in self.floor_runs if b[0]]
+        self.parse_floor = min((b[0] for _, b in self.floor_runs), key=lambda m: m["wall"], default=None)
+        self.parse_floor_label = next((label for label, b in self.floor_runs if b[0] is self.parse_floor), "–")
+        self.bench_parse, self.k_parse = best(d, "bench-parse")
+        self.json_parser, self.k_json = best(d, "json-parser")
+        passes = []
+        for i in range(1, 100):
+            c, x = measurement(d, f"floor-copy.{i}"), measurement(d, f"floor-index.{i}")
+            if c is None or x is None:
+                break
+            passes.append(c["wall"] + x["wall"])
+        self.load_floor = min(passes) if passes else None
+        self.delta = measurement(d, "delta")
+        self.rerun, self.k_rerun = best(d, "rerun")
+        self.reload, self.k_reload = best(d, "reload")
+        self.vacuum_first, self.vacuum_delta = measurement(d, "vacuum-first"), measurement(d, "vacuum-delta")
+        self.old_reload, self.old_delta = measurement(d, "old-reload"), measurement(d, "old-delta")
+        self.mlsfeed_runs = [m for m in (self.first, self.delta, self.rerun, self.reload, self.old_reload,
+                                         self.old_delta) if m]
+
+    def ratio(self, m, floor):
+        return m["wall"] / floor if m and floor and not m.get("exit", 0) else None
+
+    @property
+    def peak_rss(self):
+        values = [rss(m) for m in self.mlsfeed_runs if rss(m)]
+        return max(values) if values else None
+
+    @property
+    def parse_share(self):
+        """The parse stage's speed as a share of its floor's."""
+        if not self.bench_parse or not self.parse_floor:
+            return None
+        return self.parse_floor["wall"] / self.bench_parse["wall"]
+
+
+def summary_table(emit, sizes):
+    emit("| format | listings | feed MB | parse floor s | parse stage s (speed vs floor) | COPY + index floor s | "
+         "first load s (× floor) | `--force` reload s (× parse floor) | delta s (× parse floor) | peak RSS MiB |")
+    emit("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def times(m, ratio):
+        if m is None:
+            return "–"
+        return f"{fmt_s(m['wall'])} ({ratio:.2f}×)" if ratio is not None else fmt_s(m["wall"])
+
+    for z in sizes:
+        share = z.parse_share
+        pf = z.parse_floor
+        emit(f"| {z.format} | {size_label(z.n)} | {z.feed_bytes / MB:,.0f} | "
+             f"{fmt_s(pf['wall']) if pf else '–'} | "
+             f"{fmt_s(z.bench_parse['wall']) if z.bench_parse else '–'}"
+             f"{f' ({share:.0%})' if share is not None else ''} | {fmt_s(z.load_floor)} | "
+             f"{times(z.first, z.ratio(z.first, z.load_floor))} | "
+             f"{times(z.reload, z.ratio(z.reload, pf and pf['wall']))} | "
+             f"{times(z.delta, z.ratio(z.delta, pf and pf['wall']))} | "
+             f"{f'{z.peak_rss:.0f}' if z.peak_rss else '–'} |")
+    emit("")
+
+
+def size_section(emit, z, fails):
+    d, n = z.d, z.n
+    label = f"{z.format} {size_label(n)}"
+    heading = f"### {size_label(n)} listings ({n:,}): feed {z.feed_bytes / MB:,.0f} MB"
+    if isinstance(z.records, int) and isinstance(z.unique, int):
+        heading += f", {z.records:,} records, {z.unique:,} unique valid"
+    emit(heading)
+    emit("")
+    gen = measurement(d, "generate")
+    if gen:
+        emit(f"Generated in {gen['wall']:.1f} s (feed) and "
+             f"{(measurement(d, 'generate-delta') or {}).get('wall', 0):.1f} s (delta, {z.delta_bytes / MB:,.0f} MB).")
+        emit("")
+    emit("| step | wall s | listings/s | MB/s | peak RSS MiB | rows ins / upd / unch / wdr | load | notes |")
+    emit("|---|---:|---:|---:|---:|---|---:|---|")
+
+    def row(step, m, count=None, nbytes=None, rows="–", notes="", wall=None):
+        if m is None and wall is None:
+            emit(f"| {step} | – | – | – | – | {rows} | – | {notes or 'not measured'} |")
+            return
+        w = wall if wall is not None else m["wall"]
+        mbps = f"{nbytes / MB / w:,.0f}" if nbytes and w else "–"
+        r = rss(m)
+        emit(f"| {step} | {fmt_s(w)} | {fmt_rate(count, w)} | {mbps} | {f'{r:.0f}' if r else '–'} | {rows} | "
+             f"{m['load'] if m else '–'} | {notes} |")
+
+    def srv(m):
+        return f"server CPU {m['pgcpu']:.1f} s" if m and "pgcpu" in m else ""
+
+    def printed(m):
+        return " ".join((read(os.path.join(d, m["name"] + ".out"), "") or "").split())[:90] if m else ""
+
+    for flabel, (m, k) in z.floor_runs:
+        mark = " (**the parse floor**)" if m is z.parse_floor and len(z.floor_runs) > 1 else ""
+        row(f"parse floor: {flabel} ×{k}{mark}", m, z.records, z.feed_bytes, notes=f"CPU {fmt_s(cpu(m))} s")
+    if z.json_parser:
+        row(f"JSON parser alone: `mlsfeed bench-parse --format json` ×{z.k_json}", z.json_parser, z.records,
+            z.feed_bytes, notes=f"prints: {printed(z.json_parser)}")
+    row(f"parse stage alone: `mlsfeed bench-parse --pipeline` ×{z.k_parse}", z.bench_parse, z.records,
+        z.feed_bytes, notes=f"CPU {fmt_s(cpu(z.bench_parse))} s; prints: {printed(z.bench_parse)}")
+
+    fc, kc = best(d, "floor-copy")
+    fi, _ = best(d, "floor-index")
+    nidx = len([l for l in (read(os.path.join(d, "floor-indexes.sql"), "") or "").splitlines() if l.strip()])
+    row(f"initial-load floor: `\\copy` into a PK-only table ×{kc}", fc, z.unique, z.rows_bytes,
+        notes=f"{z.rows_bytes / MB:,.0f} MB of COPY text; {srv(fc)}")
+    row(f"initial-load floor: build the {nidx} search indexes ×{kc}", fi, z.unique, notes=srv(fi))
+    row("**initial-load floor = copy + indexes** (best pass)", fc, z.unique, wall=z.load_floor,
+        notes="psql wall times")
+    rf = psql_timings(os.path.join(d, "reload-floor.out"))
+    rf_m = measurement(d, "reload-floor")
+    reload_floor = None
+    if rf.get("stage-copy"):
+        row("reload floor: `\\copy` into a temp staging table", rf_m, z.unique, z.rows_bytes,
+            wall=rf["stage-copy"][0], notes="psql \\timing")
+    for flabel, key in (("`ON CONFLICT ... DO UPDATE ... WHERE hash IS DISTINCT`", "upsert."),
+                        ("`NOT EXISTS (same hash)` + ON CONFLICT", "notexists.")):
+        vals = [v for k, v in rf.items() if k.startswith(key)]
+        if vals:
+            b = min(vals, key=lambda v: v[0])
+            reload_floor = b[0] if reload_floor is None else min(reload_floor, b[0])
+            row(f"reload floor: no-op merge, {flabel} ×{len(vals)}", rf_m, z.unique, wall=b[0],
+                notes=f"`{b[1]}` (psql \\timing)")
+
+    def mrow(step, m, nbytes):
+        if m is None:
+            row(step, None)
+            return
+        s = m.get("summary") or {}
+        notes = f"status {s.get('status', '?')}"
+        if cpu(m) is not None:
+            notes += f"; mlsfeed CPU {cpu(m):.1f} s"
+        if "pgcpu" in m:
+            notes += f"; server CPU {m['pgcpu']:.1f} s"
+        if m.get("exit", 0):
+            notes += f", exit {int(m['exit'])}" + (" (timeout)" if int(m["exit"]) == 124 else "")
+        if s.get("error"):
+            notes += f": {str(s['error'])[:80]}"
+        row(step, m, s.get("read"), nbytes, rows_written(s), notes)
+
+    def vrow(step, m):
+        row(step, m, notes=f"psql wall time; {srv(m)}" if m else "")
+
+    mrow("**mlsfeed first load** (empty database)", z.first, z.feed_bytes)
+    vrow("`VACUUM ANALYZE` after the first load", z.vacuum_first)
+    mrow("**mlsfeed next night's delta** (full mode, after the first load and `VACUUM ANALYZE`)", z.delta,
+         z.delta_bytes)
+    vrow("`VACUUM ANALYZE` after the delta", z.vacuum_delta)
+    mrow(f"mlsfeed identical rerun of the delta's dump, no `--force` ×{z.k_rerun}", z.rerun, z.delta_bytes)
+    mrow(f"**mlsfeed same dump `--force`** (the delta's dump again) ×{z.k_reload}", z.reload, z.delta_bytes)
+    if z.old_reload or z.old_delta:
+        mrow("old order, on a copy of the first-loaded database: same dump `--force` (the first dump)",
+             z.old_reload, z.feed_bytes)
+        mrow("old order: the delta after that reload", z.old_delta, z.delta_bytes)
+    emit("")
+
+    # Targets
+    pf = z.parse_floor["wall"] if z.parse_floor else None
+    pname = z.parse_floor_label
+    emit("| target (issue 18) | mlsfeed s | floor s | ratio | limit | result |")
+    emit("|---|---:|---:|---:|---:|---|")
+
+    def target(tlabel, m, floor, limit, extra_ok=True, extra_note=""):
+        ratio = z.ratio(m, floor)
+        if ratio is None:
+            emit(f"| {tlabel} | {fmt_s(m['wall']) if m else '–'} | {fmt_s(floor)} | – | {limit}× | "
+                 f"**FAIL** (not measured or run failed) |")
+            fails.append(f"{label}: {tlabel}")
+            return
+        ok = ratio <= limit and extra_ok
+        if not ok:
+            fails.append(f"{label}: {tlabel}")
+        emit(f"| {tlabel} | {fmt_s(m['wall'])} | {fmt_s(floor)} | {ratio:.2f}× | {limit}× | {verdict(ok)}"
+             f"{extra_note} |")
+
+    target(f"first load ≤ {FIRST_LOAD_VS_FLOOR}× initial-load floor", z.first, z.load_floor, FIRST_LOAD_VS_FLOOR)
+    s_rl = (z.reload or {}).get("summary") or {}
+    written = s_rl.get("inserted", 0) + s_rl.get("updated", 0) + s_rl.get("withdrawn", 0)
+    target(f"unchanged reload (`--force`) ≤ {RELOAD_VS_PARSE_FLOOR}× {pname}, 0 rows written", z.reload, pf,
+           RELOAD_VS_PARSE_FLOOR, extra_ok=(written == 0), extra_note=f" ({written} rows written)")
+    target(f"delta (full mode, after `VACUUM ANALYZE`) ≤ {DELTA_VS_PARSE_FLOOR}× {pname}", z.delta, pf,
+           DELTA_VS_PARSE_FLOOR)
+    share = z.parse_share
+    if share is not None:
+        ok = share >= PARSE_STAGE_SHARE
+        if not ok:
+            fails.append(f"{label}: parse stage ≥ {PARSE_STAGE_SHARE:.0%} of its floor's speed")
+        emit(f"| parse stage alone ≥ {PARSE_STAGE_SHARE:.0%} of {pname}'s speed | {fmt_s(z.bench_parse['wall'])} | "
+             f"{fmt_s(pf)} | {share:.0%} | ≥ {PARSE_STAGE_SHARE:.0%} | {verdict(ok)} |")
+    if z.peak_rss:
+        ok = z.peak_rss < RSS_LIMIT_MIB
+        stated = "" if n == 1_000_000 else " (stated for 1M)"
+        if not ok and n == 1_000_000:
+            fails.append(f"{label}: peak RSS < {RSS_LIMIT_MIB} MB")
+        emit(f"| peak RSS of the mlsfeed runs < {RSS_LIMIT_MIB} MB{stated} | {z.peak_rss:.0f} MiB | – | – | "
+             f"{RSS_LIMIT_MIB} MiB | {verdict(ok)} |")
+    if reload_floor is not None and z.reload:
+        emit(f"| (info) unchanged reload vs reload floor (no-op merge) | {fmt_s(z.reload['wall'])} | "
+             f"{fmt_s(reload_floor)} | {z.reload['wall'] / reload_floor:.1f}× | – | – |")
+    if z.old_delta and pf:
+        emit(f"| (info) delta in the old order (after a `--force` reload) vs {pname} | {fmt_s(z.old_delta['wall'])} | "
+             f"{fmt_s(pf)} | {z.old_delta['wall'] / pf:.2f}× | – | – |")
+    emit("")
+
+    fails += [f"{label}: check {c['phase']}: {c['check']}" for c in emit_checks(emit, d)]
+    emit_stages(emit, [("first load", z.first), ("delta", z.delta), ("same dump --force", z.reload),
+                       ("old order: --force reload", z.old_reload), ("old order: delta", z.old_delta)])
+    emit_slow_sql(emit, d, [("first load", "first-load"), ("delta", "delta"),
+                            ("same dump --force", (z.reload or {}).get("name")),
+                            ("old order: --force reload", "old-reload"), ("old order: delta", "old-delta")])
+
+
+def run_info(run_dir):
+    """The machine (machine.txt as a dict), the commit measured and how the binary was built, of one run."""
+    machine = dict(line.split("=", 1) for line in (read(os.path.join(run_dir, "machine.txt"), "") or "").splitlines()
+                   if "=" in line)
+    commit = (read(os.path.join(run_dir, "commit"), "?") or "?").strip()
+    return machine, commit, (read(os.path.join(run_dir, "build.txt"), "") or "").strip()
+
+
 def report(run_dir):
     lines = []
     emit = lines.append
-    machine = {}
-    for line in (read(os.path.join(run_dir, "machine.txt"), "") or "").splitlines():
-        if "=" in line:
-            k, v = line.split("=", 1)
-            machine[k] = v
-    commit = (read(os.path.join(run_dir, "commit"), "?") or "?").strip()
-    build = (read(os.path.join(run_dir, "build.txt"), "") or "").strip()
-    sizes = sorted(int(e) for e in os.listdir(run_dir) if e.isdigit() and os.path.isdir(os.path.join(run_dir, e)))
+    machine, commit, build = run_info(run_dir)
+    present = [f for f in FORMATS if os.path.isdir(os.path.join(run_dir, f))]
+    by_format = {}
+    for fmt in present:
+        fdir = os.path.join(run_dir, fmt)
+        by_format[fmt] = [Size(os.path.join(fdir, e), fmt, int(e))
+                          for e in sorted(os.listdir(fdir), key=lambda e: int(e) if e.isdigit() else 0)
+                          if e.isdigit()]
 
     emit(f"# mlsfeed benchmark, {machine.get('date', '?')}")
     emit("")
     emit(f"Commit `{commit[:12]}`; {build}. Raw outputs: `{os.path.relpath(run_dir)}`.")
     emit("")
-    emit("Feeds: `mlsfeed fixtures generate --format triples --shape header --listings N --seed 42` and the next "
-         "night's `--delta-of ... --changed 2% --new 0.5% --gone 0.5% --seed 43` (default dirt). "
-         "Best of the repeated runs where marked ×k; the first load and the delta run once. "
+    emit("Feeds: `mlsfeed fixtures generate ... --listings N --seed 42` and the next night's `--delta-of ... "
+         "--changed 2% --new 0.5% --gone 0.5% --seed 43` (default dirt). mlsfeed runs as a nightly operator meets "
+         "them, in one database: first load, `VACUUM ANALYZE`, the delta (full mode), `VACUUM ANALYZE`, then the "
+         "identical rerun and the `--force` reload of the delta's dump. The floors use the first load's rows in a "
+         "table of their own. Best of the repeated runs where marked ×k; the first load and the delta run once. "
          "*listings/s* = records read (floors: rows) per wall second; *rows* = inserted / updated / unchanged / "
          "withdrawn from `--summary-json`; *load* = 1-minute load average when the step started (2 cores).")
     emit("")
+    emit("## Every format")
+    emit("")
+    emit("Parse floor: `xmllint --stream --noout`, for RESO JSON the faster of Python's `json` module (per line) and "
+         "`jq empty` on the same bytes; the speed of the parse stage alone is given as a share of its floor's. "
+         "COPY + index floor: `\\copy` of the first load's rows into a table with only the primary key, then "
+         "building the search indexes.")
+    emit("")
+    summary_table(emit, [z for fmt in present for z in by_format[fmt]])
 
-    rss_by_size = {}
-    all_fail = []
-    for n in sizes:
-        d = os.path.join(run_dir, str(n))
-        feed_bytes = int((read(os.path.join(d, "feed.bytes"), "0") or "0").strip() or 0)
-        delta_bytes = int((read(os.path.join(d, "delta.bytes"), "0") or "0").strip() or 0)
-        truth = {}
-        tpath = os.path.join(d, "..", "..", "..", "data", f"{n}.truth.json")
-        first = measurement(d, "first-load")
-        s_first = (first or {}).get("summary") or {}
-        records = s_first.get("read")
-        gen = measurement(d, "generate")
-        gen_out = (read(os.path.join(d, "generate.out"), "") or "").strip()
-        m = re.search(r"\((\d+) records, (\d+) unique valid listings\)", gen_out)
-        if m:
-            truth = {"records": int(m.group(1)), "unique_valid": int(m.group(2))}
-        records = records or truth.get("records")
-        unique = truth.get("unique_valid") or s_first.get("inserted")
-        dm = re.search(r"\((\d+) records", (read(os.path.join(d, "generate-delta.out"), "") or ""))
-        delta_records = int(dm.group(1)) if dm else None
-
-        emit(f"## {size_label(n)} listings ({n:,}): feed {feed_bytes / MB:,.0f} MB, {records or '?':,} records, "
-             f"{unique or '?':,} unique valid" if isinstance(records, int) and isinstance(unique, int)
-             else f"## {size_label(n)} listings ({n:,}): feed {feed_bytes / MB:,.0f} MB")
+    fails = []
+    for fmt in present:
+        title, how = FORMATS[fmt]
+        emit(f"## {title}")
         emit("")
-        if gen:
-            emit(f"Generated in {gen['wall']:.1f} s (feed) and "
-                 f"{(measurement(d, 'generate-delta') or {}).get('wall', 0):.1f} s (delta, {delta_bytes / MB:,.0f} MB).")
-            emit("")
-        emit("| step | wall s | listings/s | MB/s | peak RSS MiB | rows ins / upd / unch / wdr | load | notes |")
-        emit("|---|---:|---:|---:|---:|---|---:|---|")
-
-        def row(step, m, count=None, nbytes=None, rows="–", notes="", wall=None):
-            if m is None and wall is None:
-                emit(f"| {step} | – | – | – | – | {rows} | – | {notes or 'not measured'} |")
-                return
-            w = wall if wall is not None else m["wall"]
-            mbps = f"{nbytes / MB / w:,.0f}" if nbytes and w else "–"
-            r = rss(m)
-            emit(f"| {step} | {fmt_s(w)} | {fmt_rate(count, w)} | {mbps} | {f'{r:.0f}' if r else '–'} | {rows} | "
-                 f"{m['load'] if m else '–'} | {notes} |")
-
-        xml, kx = best(d, "xmllint")
-        row(f"parse floor: `xmllint --stream --noout` ×{kx}", xml, records, feed_bytes)
-        bp, kb = best(d, "bench-parse")
-        bp_note = ""
-        if bp:
-            bp_out = " ".join((read(os.path.join(d, bp["name"] + ".out"), "") or "").split())
-            bp_note = f"prints: {bp_out[:90]}"
-        row(f"parse stage alone: `mlsfeed bench-parse` ×{kb}", bp, records, feed_bytes, notes=bp_note)
-
-        fc, kc = best(d, "floor-copy")
-        fi, _ = best(d, "floor-index")
-        # The floor is the best copy + index pass (each pass: empty PK-only table, \copy, then the indexes).
-        floor_total = None
-        passes = []
-        for i in range(1, 21):
-            c, x = measurement(d, f"floor-copy.{i}"), measurement(d, f"floor-index.{i}")
-            if c is None or x is None:
-                break
-            passes.append(c["wall"] + x["wall"])
-        if passes:
-            floor_total = min(passes)
-        nidx = len([l for l in (read(os.path.join(d, "floor-indexes.sql"), "") or "").splitlines() if l.strip()])
-        rows_bytes = int((read(os.path.join(d, "rows.bytes"), "0") or "0").strip() or 0)
-        def srv(m):
-            return f"server CPU {m['pgcpu']:.1f} s" if m and "pgcpu" in m else ""
-        row(f"initial-load floor: `\\copy` into a PK-only table ×{kc}", fc, unique, rows_bytes,
-            notes=f"{rows_bytes / MB:,.0f} MB of COPY text; {srv(fc)}")
-        row(f"initial-load floor: build the {nidx} search indexes ×{kc}", fi, unique, notes=srv(fi))
-        row("**initial-load floor = copy + indexes** (best pass)", fc, unique, wall=floor_total,
-            notes="psql wall times")
-        rf = psql_timings(os.path.join(d, "reload-floor.out"))
-        rf_m = measurement(d, "reload-floor")
-        stage_copy = rf.get("stage-copy")
-        ups = [v for k, v in rf.items() if k.startswith("upsert.")]
-        nex = [v for k, v in rf.items() if k.startswith("notexists.")]
-        reload_floor = None
-        if stage_copy:
-            row("reload floor: `\\copy` into a temp staging table", rf_m, unique, rows_bytes, wall=stage_copy[0],
-                notes="psql \\timing")
-        for label, vals in (("`ON CONFLICT ... DO UPDATE ... WHERE hash IS DISTINCT`", ups),
-                            ("`NOT EXISTS (same hash)` + ON CONFLICT", nex)):
-            if vals:
-                b = min(vals, key=lambda v: v[0])
-                reload_floor = b[0] if reload_floor is None else min(reload_floor, b[0])
-                row(f"reload floor: no-op merge, {label} ×{len(vals)}", rf_m, unique, wall=b[0],
-                    notes=f"`{b[1]}` (psql \\timing)")
-
-        mruns = {}
-        mruns["first"] = first
-        mruns["rerun"], kr = best(d, "rerun")
-        mruns["reload"], kf = best(d, "reload")
-        mruns["delta"] = measurement(d, "delta")
-
-        def mrow(step, m, nbytes):
-            if m is None:
-                row(step, None)
-                return
-            s = m.get("summary") or {}
-            notes = f"status {s.get('status', '?')}"
-            if "user" in m and "sys" in m:
-                notes += f"; mlsfeed CPU {m['user'] + m['sys']:.1f} s"
-            if "pgcpu" in m:
-                notes += f"; server CPU {m['pgcpu']:.1f} s"
-            if m.get("exit", 0):
-                notes += f", exit {int(m['exit'])}" + (" (timeout)" if int(m["exit"]) == 124 else "")
-            if s.get("error"):
-                notes += f": {str(s['error'])[:80]}"
-            row(step, m, s.get("read"), nbytes, rows_written(s), notes)
-
-        mrow("**mlsfeed first load** (empty database)", first, feed_bytes)
-        mrow(f"mlsfeed identical rerun, no `--force` ×{kr}", mruns["rerun"], feed_bytes)
-        mrow(f"**mlsfeed same dump `--force`** ×{kf}", mruns["reload"], feed_bytes)
-        mrow("**mlsfeed next night's delta** (full)", mruns["delta"], delta_bytes)
+        emit(f"Feeds and pipeline: {how}.")
         emit("")
-
-        # Targets
-        emit("| target (issue 6) | mlsfeed s | floor s | ratio | limit | result |")
-        emit("|---|---:|---:|---:|---:|---|")
-        xw = xml["wall"] if xml else None
-
-        def target(label, m, floor, limit, extra_ok=True, extra_note=""):
-            if m is None or floor is None or m.get("exit", 0):
-                emit(f"| {label} | {fmt_s(m['wall']) if m else '–'} | {fmt_s(floor)} | – | {limit}× | "
-                     f"**FAIL** (not measured or run failed) |")
-                all_fail.append(f"{size_label(n)}: {label}")
-                return
-            ratio = m["wall"] / floor
-            ok = ratio <= limit and extra_ok
+        for z in by_format[fmt]:
+            size_section(emit, z, fails)
+        sized = [z for z in by_format[fmt] if z.peak_rss]
+        if len(sized) >= 2:
+            small, large = sized[0], sized[-1]
+            growth = large.peak_rss / small.peak_rss - 1
+            ok = growth <= RSS_GROWTH
             if not ok:
-                all_fail.append(f"{size_label(n)}: {label}")
-            emit(f"| {label} | {fmt_s(m['wall'])} | {fmt_s(floor)} | {ratio:.2f}× | {limit}× | {verdict(ok)}"
-                 f"{extra_note} |")
-
-        target("first load ≤ 1.3× initial-load floor", first, floor_total, FIRST_LOAD_VS_FLOOR)
-        rl = mruns["reload"]
-        s_rl = (rl or {}).get("summary") or {}
-        written = s_rl.get("inserted", 0) + s_rl.get("updated", 0) + s_rl.get("withdrawn", 0)
-        target("unchanged reload (`--force`) ≤ 3× xmllint, 0 rows written", rl, xw, RELOAD_VS_XMLLINT,
-               extra_ok=(written == 0), extra_note=f" ({written} rows written)")
-        target("delta (full mode) ≤ 4× xmllint", mruns["delta"], xw, DELTA_VS_XMLLINT)
-        peak = [rss(m) for m in mruns.values() if m and rss(m)]
-        if peak:
-            top = max(peak)
-            rss_by_size[n] = top
-            ok = top < RSS_LIMIT_MIB
-            stated = "" if n == 1_000_000 else " (stated for 1M)"
-            if not ok and n == 1_000_000:
-                all_fail.append(f"{size_label(n)}: peak RSS < 150 MB")
-            emit(f"| peak RSS of the mlsfeed runs < 150 MB{stated} | {top:.0f} MiB | – | – | 150 MiB | "
-                 f"{verdict(ok)} |")
-        if reload_floor is not None and rl:
-            emit(f"| (info) unchanged reload vs reload floor (no-op merge) | {fmt_s(rl['wall'])} | "
-                 f"{fmt_s(reload_floor)} | {rl['wall'] / reload_floor:.1f}× | – | – |")
-        if bp and xw:
-            emit(f"| (info) parse stage alone vs xmllint | {fmt_s(bp['wall'])} | {fmt_s(xw)} | "
-                 f"{bp['wall'] / xw:.2f}× | – | – |")
-        emit("")
-
-        # Checks against the truth
-        checks = []
-        for line in (read(os.path.join(d, "checks.jsonl"), "") or "").splitlines():
-            try:
-                checks.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass
-        if checks:
-            emit("Checks against the truth files (`N.truth.json`, `N-delta.truth.json`) and `listings`:")
+                fails.append(f"{fmt}: peak RSS growth")
+            emit(f"Peak RSS at {size_label(large.n)} within {RSS_GROWTH:.0%} of {size_label(small.n)}: "
+                 f"{large.peak_rss:.0f} MiB vs {small.peak_rss:.0f} MiB ({growth * 100:+.0f}%): {verdict(ok)}")
             emit("")
-            emit("| run | check | expected | got | result |")
-            emit("|---|---|---:|---:|---|")
-            for c in checks:
-                emit(f"| {c['phase']} | {c['check']} | {c['expected']} | {c['actual']} | {verdict(c['ok'])} |")
-                if not c["ok"]:
-                    all_fail.append(f"{size_label(n)}: check {c['phase']}: {c['check']}")
-            emit("")
-
-        # Stage busy seconds
-        stage_rows = [(lbl, m) for lbl, m in (("first load", first), ("same dump --force", mruns["reload"]),
-                                               ("delta", mruns["delta"])) if m and m.get("summary")]
-        names = []
-        for _, m in stage_rows:
-            for st in m["summary"].get("stages", []):
-                if st.get("stage") not in names:
-                    names.append(st.get("stage"))
-        if stage_rows and names:
-            emit("Per-stage busy seconds (`stages` in the summary JSON; stages overlap, the load commit/merge "
-                 "runs after them: *after stages* ≈ run seconds − the longest stage). Wall-clock busy times, so "
-                 "they include time descheduled on a loaded machine; parse's also includes blocking on its full "
-                 "output queue (backpressure), so compare it with `bench-parse` above; load's includes waiting "
-                 "for the server during COPY:")
-            emit("")
-            emit("| run | " + " | ".join(names) + " | run s (summary) | after stages ≈ | wall s |")
-            emit("|---|" + "---:|" * (len(names) + 3))
-            for lbl, m in stage_rows:
-                st = {x.get("stage"): x.get("seconds") for x in m["summary"].get("stages", [])}
-                secs = m["summary"].get("seconds")
-                longest = max([v for v in st.values() if isinstance(v, (int, float))] or [0])
-                after = secs - longest if isinstance(secs, (int, float)) else None
-                emit(f"| {lbl} | " + " | ".join(fmt_s(st.get(k)) for k in names)
-                     + f" | {fmt_s(secs)} | {fmt_s(after)} | {fmt_s(m['wall'])} |")
-            emit("")
-
-        # Slow SQL
-        slow_any = False
-        for lbl, name in (("first load", "first-load"), ("same dump --force", (mruns["reload"] or {}).get("name")),
-                          ("delta", "delta")):
-            if not name:
-                continue
-            stmts, errors = slow_statements(os.path.join(d, name + ".pglog"))
-            if not stmts and not errors:
-                continue
-            if not slow_any:
-                emit("Server-side statements over 1 s during the mlsfeed runs (`log_min_duration_statement`):")
-                emit("")
-                emit("| run | ms | statement (start) |")
-                emit("|---|---:|---|")
-                slow_any = True
-            for ms, sql in stmts:
-                emit(f"| {lbl} | {ms:,.0f} | `{sql[:140].replace('|', '/')}` |")
-            for e in sorted(set(errors)):
-                emit(f"| {lbl} | ERROR | {e[:160].replace('|', '/')} |")
-        if slow_any:
-            emit("")
-        plan_list = []
-        for name in ("first-load", (mruns["reload"] or {}).get("name"), "delta"):
-            if name:
-                plan_list += [(name, ms, p) for ms, p in plans(os.path.join(d, name + ".pglog"))]
-        if plan_list:
-            emit("<details><summary>auto_explain plans of statements over 5 s</summary>")
-            emit("")
-            for name, ms, p in sorted(plan_list, key=lambda x: -x[1])[:4]:
-                emit(f"{name}, {ms:,.0f} ms:")
-                emit("```")
-                emit(p)
-                emit("```")
-            emit("</details>")
-            emit("")
-
-    # Across sizes
-    if len(rss_by_size) >= 2:
-        small, large = min(rss_by_size), max(rss_by_size)
-        growth = rss_by_size[large] / rss_by_size[small] - 1
-        ok = growth <= RSS_GROWTH
-        if not ok:
-            all_fail.append("peak RSS growth")
-        emit(f"Peak RSS at {size_label(large)} within 20% of {size_label(small)}: {rss_by_size[large]:.0f} MiB vs "
-             f"{rss_by_size[small]:.0f} MiB ({growth * 100:+.0f}%): {verdict(ok)}")
-        emit("")
 
     emit("## Summary")
     emit("")
-    if all_fail:
+    if fails:
         emit("Missed targets or failed checks:")
         emit("")
-        for f in all_fail:
+        for f in fails:
             emit(f"- {f}")
     else:
         emit("All targets met and all checks passed.")
