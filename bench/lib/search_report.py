@@ -3,9 +3,9 @@
    search_report.py --one PREFIX               one line about one pgbench measurement
 
 RUN_DIR holds what bench/search wrote: roundN/PHASE-KIND-cCLIENTS.* (pgbench per-transaction logs PREFIX.<pid>[.<n>],
-PREFIX.out with pgbench's summary, PREFIX.load with uptime at the start), roundN/loads.txt and load.*.summary.json
-(the mlsfeed runs of the load phase), first-load.time and .summary.json, indexes.tsv, table.txt, machine.txt,
-commit, pg-version.
+PREFIX.out with pgbench's summary, PREFIX.load with uptime at the start, PREFIX.pgcpu with the server's CPU seconds
+during it), roundN/loads.txt and load.*.summary.json (the mlsfeed runs of the load phase), first-load.time and
+.summary.json, indexes.tsv, table.txt, machine.txt, commit, pg-version.
 
 Latency is pgbench's per-transaction time (field 3 of its log, microseconds): the parameter lookup plus the search.
 Percentiles are nearest-rank over every transaction of the measurement; queries per second is pgbench's tps
@@ -64,16 +64,19 @@ def measurement(prefix):
     qps = float(m.group(1)) if m else len(latencies) / 1.0
     load = read(prefix + ".load", "")
     m = re.search(r"load average: ([0-9.]+)", load)
+    cpu = read(prefix + ".pgcpu")
     return {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99), "qps": qps, "n": len(latencies),
-            "load": float(m.group(1)) if m else None}
+            "load": float(m.group(1)) if m else None,
+            "cpu_ms": float(cpu) * 1000 / len(latencies) if cpu and cpu.strip() else None}
 
 
 def one(prefix):
     r = measurement(prefix)
     if r is None:
         return "no transactions logged"
+    cpu = f", server CPU {r['cpu_ms']:.3f} ms/query" if r["cpu_ms"] is not None else ""
     return (f"p50 {r['p50']:.2f} ms, p95 {r['p95']:.2f} ms, p99 {r['p99']:.2f} ms, {r['qps']:.0f} qps "
-            f"({r['n']} transactions, load {r['load']})")
+            f"({r['n']} transactions, load {r['load']}{cpu})")
 
 
 def spread(values, fmt):
@@ -167,6 +170,18 @@ def report(run_dir, listings, seconds):
                 cells.append(spread([r["qps"] for r in rs], lambda v: f"{v:,.0f}"))
             out.append(f"| {DESCRIPTION.get(kind, kind)} | {c} | " + " | ".join(cells) + " |")
     out.append("")
+    if any(r.get("cpu_ms") is not None for (phase, _, _), rs in results.items() if phase == "idle" for r in rs):
+        out.append("Server CPU per query, idle (PostgreSQL's CPU time during the measurement over its transactions: "
+                   "what a search costs the server, less sensitive than latency to what else the machine runs; the "
+                   "parameter lookup is in every row):")
+        out.append("")
+        out.append("| search | " + " | ".join(f"{c} client{'s' if c > 1 else ''}: CPU ms" for c in clients) + " |")
+        out.append("|---|" + "---:|" * len(clients))
+        for kind in kinds:
+            cells = [spread([r.get("cpu_ms") for r in results.get(("idle", kind, c), [])],
+                            lambda v: f"{v:.3f}") for c in clients]
+            out.append(f"| {DESCRIPTION.get(kind, kind)} | " + " | ".join(cells) + " |")
+        out.append("")
     out.append(f"Targets (issue 15), p95 at {TARGET_CLIENTS} clients, idle / while a delta loads "
                f"(at most {LOADING_FACTOR}x):")
     out.append("")

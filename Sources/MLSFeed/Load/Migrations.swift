@@ -67,6 +67,7 @@ package enum Migrations {
         (7, "replication state and request budgets", replication),
         (8, "search api", searchAPI),
         (9, "reject replays", rejectReplays),
+        (10, "faster detailed search", fasterSearch),
     ]
 
     /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again

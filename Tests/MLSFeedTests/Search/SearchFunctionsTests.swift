@@ -93,6 +93,9 @@ import Testing
             Criteria(baths: "1.5", since: "2026-01-15", sort: "beds"),
             Criteria(type: "ResidentialIncome", status: "Pending", sort: "beds"),
             Criteria(city: "Oceanside", beds: 0, includeWithdrawn: true, sort: "price"),
+            // 6 statuses ('' too) × 3 ZIPs: more groups than one merged statement reads.
+            Criteria(city: "San Diego", includeWithdrawn: true, sort: "newest"),
+            Criteria(city: "San Diego", includeWithdrawn: true, sort: "-price"),
         ]
         return cases
     }()

@@ -5,12 +5,12 @@ import PostgresTestSupport
 import Testing
 
 /// The search functions' plans at 1M listings (and 100k agents): index scans only, never a sequential scan of
-/// `listings`, on the indexes migration 8 made for them.
+/// `listings`, on the indexes migrations 8 and 10 made for them, and no index that no search uses.
 ///
 /// Real plans on real sizes: the table is filled with `SearchFixture` (1M rows by `INSERT ... SELECT
 /// generate_series`, indexes built after the insert, then `VACUUM ANALYZE`); no planner cost setting is changed.
-/// Each `search` function checks its arguments and runs one statement of `search_internal` with a cached generic
-/// plan (`plan_cache_mode = force_generic_plan`): that statement is prepared with parameters and read with the same
+/// Each `search` function checks its arguments and runs statements of `search_internal` with cached generic
+/// plans (`plan_cache_mode = force_generic_plan`): that statement is prepared with parameters and read with the same
 /// setting, so the test sees the plan the function runs with. Last, every function runs in one transaction and the
 /// table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan and few rows fetched, whatever the
 /// plans say.
@@ -52,24 +52,39 @@ import Testing
         for part in expected { #expect(text.contains(part), "no \(part):\n\(text)") }
     }
 
-    @Test func detailedReadsTheSortsCoveringIndexesOnly() throws {
+    @Test(arguments: [
+        ("area", "price", "numeric", "Index Only Scan using listings_search_price_idx", ">"),
+        ("area", "price_desc", "numeric", "Index Only Scan Backward using listings_search_price_idx", "<"),
+        ("area", "newest", "date", "Index Only Scan Backward using listings_search_newest_idx", "<"),
+        ("area", "beds", "integer", "Index Only Scan Backward using listings_search_beds_idx", "<"),
+        ("status", "price", "numeric", "Index Only Scan using listings_search_status_price_idx", ">"),
+        ("status", "price_desc", "numeric", "Index Only Scan Backward using listings_search_status_price_idx", "<"),
+        ("status", "newest", "date", "Index Only Scan Backward using listings_search_status_newest_idx", "<"),
+        ("status", "beds", "integer", "Index Only Scan Backward using listings_search_status_beds_idx", "<"),
+    ])
+    func detailedMergesTheGroupsScansOfItsCoveringIndexes(family: String, sort: String, keyType: String,
+                                                           scan: String, after: String) throws {
         let connection = try Connection(Self.million.get())
-        let text = try genericPlan(connection, "search_internal.detailed_rows", [
-            "text", "text", "text", "text", "numeric", "numeric", "integer", "numeric", "numeric", "date", "text",
-            "text", "text", "text", "integer", "boolean",
-        ], "'Residential', 'Active', 'San Diego', NULL, 500000, 900000, 3, NULL, NULL, NULL, 'price', '500000', "
-            + "'', '', 20, false")
+        let area = family == "area"
+        let groups = area ? ["text[]", "text[]", "text[]"] : ["text[]"]
+        let types = groups + ["text", "text", "numeric", "numeric", "integer", "numeric", "numeric", "date", "boolean",
+                              keyType, "text", "text", "integer"]
+        let groupValues = area ? "'{Active,Active}', '{San Diego,San Diego}', '{92101,92103}'" : "'{Active,Pending}'"
+        let start = ["numeric": "500000", "date": "'2026-11-01'", "integer": "4"][keyType]!
+        let text = try genericPlan(connection, "search_internal.\(family)_merge_\(sort)", types,
+                                   "\(groupValues), NULL, 'Residential', 500000, 900000, 3, NULL, NULL, NULL, false, "
+                                       + "\(start), '', '', 20")
         #expect(!text.contains("Seq Scan"), "\(text)")
-        for scan in ["Index Only Scan using listings_search_price_idx",
-                     "Index Only Scan Backward using listings_search_price_idx",
-                     "Index Only Scan Backward using listings_search_newest_idx",
-                     "Index Only Scan Backward using listings_search_beds_idx"] {
-            #expect(text.contains(scan), "no \(scan):\n\(text)")
-        }
-        // The scan starts at the cursor or price bound: a row comparison the index applies, not a filter.
-        #expect(text.contains("Index Cond: (((COALESCE(standard_status, ''::text)) = g.status_key) AND"), "\(text)")
-        #expect(text.contains("(ROW((COALESCE(list_price, 'Infinity'::numeric)), source, listing_id) > "
-                              + "ROW(($12)::numeric, $13, $14))"), "\(text)")
+        // The groups' scans merged in order under the LIMIT: no sort, every scan in the sort's index.
+        #expect(text.contains("Limit"), "\(text)")
+        #expect(text.contains("Merge Append"), "\(text)")
+        #expect(!text.contains("Sort  ("), "\(text)")
+        let scans = text.components(separatedBy: scan + " on listings").count - 1
+        #expect(scans == Migrations.detailedGroupsPerStatement, "\(text)")
+        // Each scan starts at the start key: a row comparison the index applies, not a filter.
+        let status = "Index Cond: (((COALESCE(standard_status, ''::text)) = ($1)[1]) AND"
+        #expect(text.contains(status), "\(text)")
+        #expect(text.contains(", source, listing_id) \(after) ROW("), "\(text)")
     }
 
     @Test func nearReadsTheCoveringLocationIndexOnly() throws {
@@ -120,6 +135,7 @@ import Testing
             "SELECT count(*) FROM search.detailed(postal_code => '92103', sort => '-price')",
             "SELECT count(*) FROM search.detailed(city => 'Julian', property_type => 'Land', sort => 'beds')",
             "SELECT count(*) FROM search.detailed(status => 'Withdrawn', lim => 100)",
+            "SELECT count(*) FROM search.detailed(city => 'San Diego', include_withdrawn => true, sort => 'newest')",
             "SELECT count(*) FROM search.near(32.7157, -117.1611, 2)",
             "SELECT count(*) FROM search.near(33.0786, -116.6020, 2, property_type => 'Land', min_price => 200000)",
             "SELECT count(*) FROM search.near(40.0, -100.0, 25)",
@@ -131,6 +147,35 @@ import Testing
                 """).rows[0]
             #expect(counters[0] == "0", "sequential scans of listings: \(counters[0] ?? "?")")
             #expect((counters[1].flatMap { Int($0) } ?? 0) > calls.count)
+        }
+    }
+
+    @Test func everyIndexServesASearch() throws {
+        // Every index of the tables the searches read is scanned by one of them (listings_pkey serves the loads'
+        // merges; the searches look listings up by MLS number, listings_listing_id_idx).
+        let connection = try Connection(Self.million.get())
+        let calls = [
+            "SELECT count(*) FROM search.listing('sdmls', '00500000')",
+            "SELECT count(*) FROM search.quick('120', 'elm')",
+            "SELECT count(*) FROM search.agents('smi')",
+            "SELECT count(*) FROM search.agents(NULL, 'OF3')",
+            "SELECT count(*) FROM search.detailed(city => 'Julian', sort => 'price')",
+            "SELECT count(*) FROM search.detailed(postal_code => '92103', sort => 'newest')",
+            "SELECT count(*) FROM search.detailed(city => 'Carlsbad', sort => 'beds')",
+            "SELECT count(*) FROM search.detailed(status => 'Active', sort => '-price')",
+            "SELECT count(*) FROM search.detailed(min_beds => 2, sort => 'newest')",
+            "SELECT count(*) FROM search.detailed(status => 'Pending', sort => 'beds')",
+            "SELECT count(*) FROM search.near(32.7157, -117.1611, 2)",
+        ]
+        try connection.transaction {
+            for call in calls { try connection.execute(call) }
+            let unused = try connection.execute("""
+                SELECT indexrelid::regclass::text FROM pg_index
+                WHERE indrelid IN ('listings'::regclass, 'agents'::regclass)
+                  AND indexrelid <> 'listings_pkey'::regclass AND pg_stat_get_xact_numscans(indexrelid) = 0
+                ORDER BY 1
+                """).rows.map { $0[0]! }
+            #expect(unused == [])
         }
     }
 }
