@@ -93,11 +93,6 @@ final class RecordForest: @unchecked Sendable {
         return directText(of: node).map(string).joined()
     }
 
-    /// Whether `bytes` of the text are all XML whitespace.
-    func isBlank(_ range: Range<Int>) -> Bool {
-        text[range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-    }
-
     func string(_ range: Range<Int>) -> String {
         range.isEmpty ? "" : String(decoding: text[range], as: UTF8.self)
     }
