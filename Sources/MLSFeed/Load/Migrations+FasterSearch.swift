@@ -5,16 +5,18 @@ extension Migrations {
     /// first `lim` of all those: a search without city or ZIP read 62 groups (1,240 matches for a page of 20, 30-90
     /// ms at 1M listings), one in a city of 15 ZIPs 15 groups, and each group was found by a PL/pgSQL probe.
     /// Now the groups' index scans are merged in sort order (`Merge Append` under the page's `LIMIT`: each scan stops
-    /// once the page is full), 16 groups per statement, and a search without city or ZIP reads new indexes keyed
-    /// (status, sort key) instead: one group per status. A ZIP's cities come from a small (ZIP, city) index.
+    /// once the page is full), 4 or 16 groups per statement, and a search without city or ZIP reads new indexes keyed
+    /// (status, sort key) instead: one group per status. A ZIP's cities come from a small (ZIP, city) index, and the
+    /// groups' values are found by one statement that skips through an index (a recursive CTE, one probe a value).
     ///
     /// The search functions' signatures and results do not change: only `search.detailed`'s body, and its helpers in
     /// `search_internal` (not a contract), are replaced.
     static let fasterSearch: String = fasterSearchIndexes + DetailedScan.all.map(\.sql).joined()
-        + detailedPage + detailedFunction
+        + detailedPage + detailedFunction.replacingOccurrences(of: "        <MERGES>", with: DetailedScan.dispatch)
 
-    /// Groups of one merged statement: a search with more groups runs it once per 16 and keeps the best page.
-    package static let detailedGroupsPerStatement = 16
+    /// Groups of one merged statement: 4 (a search of up to 4 groups; every group slot costs its scan's start, ~25
+    /// µs, read or not) or 16; a search with more groups runs the 16 one per 16 groups and keeps the best page.
+    package static let detailedMergeSizes = [4, 16]
 
     private static let fasterSearchIndexes = """
         -- search.detailed without city or ZIP: (status, sort key), the criteria ride along. (With the property type
@@ -85,7 +87,11 @@ extension Migrations {
 
         var isArea: Bool { family == "area" }
         var scanName: String { "search_internal.\(family)_scan_\(sort)" }
-        var mergeName: String { "search_internal.\(family)_merge_\(sort)" }
+        func mergeName(_ size: Int) -> String { "search_internal.\(family)_merge\(size)_\(sort)" }
+        /// The `sort` argument of `search.detailed` this scan serves.
+        var sortArgument: String { sort == "price_desc" ? "-price" : sort }
+        /// The PL/pgSQL array of `search.detailed` that collects this sort's keys.
+        var keyArray: String { ["numeric": "price_keys", "date": "date_keys", "integer": "beds_keys"][keyType]! }
         var groupParameters: String {
             isArea ? "p_status_key text, p_city_key text, p_zip_key text" : "p_status_key text"
         }
@@ -99,19 +105,7 @@ extension Migrations {
                     AND coalesce(left(l.postal_code, 5), '') = p_zip_key
                   """
                 : "coalesce(l.standard_status, '') = p_status_key"
-            let start = "p_start_key \(keyType), p_start_source text, p_start_listing_id text"
-            let startTypes = "\(keyType), text, text"
-            let slots = (1...Migrations.detailedGroupsPerStatement).map { slot in
-                let group = isArea ? "p_status_keys[\(slot)], p_city_keys[\(slot)], p_zip_keys[\(slot)]"
-                                   : "p_status_keys[\(slot)]"
-                return "    SELECT * FROM \(scanName)(\(group), \(Self.criteriaArguments),\n"
-                    + "        p_start_key, p_start_source, p_start_listing_id)"
-            }.joined(separator: "\n    UNION ALL\n")
-            let groupArrays = isArea ? "p_status_keys text[], p_city_keys text[], p_zip_keys text[]"
-                                     : "p_status_keys text[]"
-            let groupArrayTypes = isArea ? "text[], text[], text[]" : "text[]"
-            let what = isArea ? "(status, city, ZIP) group" : "status"
-            return """
+            let scan = """
                 CREATE FUNCTION \(scanName)(
                     \(groupParameters), \(Self.criteria), \(start))
                 RETURNS TABLE (source text, listing_id text, sort_key \(keyType))
@@ -127,10 +121,32 @@ extension Migrations {
                 ORDER BY \(order)
                 $$;
                 COMMENT ON FUNCTION \(scanName)(\(groupTypes), \(Self.criteriaTypes), \(startTypes)) IS
-                    'The matches of one \(what) in search.detailed''s \(sort) order after the start key, read from '
-                    'the covering index alone. Inlined into \(mergeName).';
+                    'The matches of one \(what) in search.detailed''s \(sortArgument) order after the start key, '
+                    'read from the covering index alone. Inlined into the merges.';
 
-                CREATE FUNCTION \(mergeName)(
+
+                """
+            return scan + Migrations.detailedMergeSizes.map(merge).joined()
+        }
+
+        var start: String { "p_start_key \(keyType), p_start_source text, p_start_listing_id text" }
+        var startTypes: String { "\(keyType), text, text" }
+        var groupArrays: String {
+            isArea ? "p_status_keys text[], p_city_keys text[], p_zip_keys text[]" : "p_status_keys text[]"
+        }
+        var groupArrayTypes: String { isArea ? "text[], text[], text[]" : "text[]" }
+        var what: String { isArea ? "(status, city, ZIP) group" : "status" }
+
+        /// The merge of `size` groups' scans.
+        func merge(_ size: Int) -> String {
+            let slots = (1...size).map { slot in
+                let group = isArea ? "p_status_keys[\(slot)], p_city_keys[\(slot)], p_zip_keys[\(slot)]"
+                                   : "p_status_keys[\(slot)]"
+                return "    SELECT * FROM \(scanName)(\(group), \(Self.criteriaArguments),\n"
+                    + "        p_start_key, p_start_source, p_start_listing_id)"
+            }.joined(separator: "\n    UNION ALL\n")
+            return """
+                CREATE FUNCTION \(mergeName(size))(
                     \(groupArrays), \(Self.criteria), \(start), p_lim integer)
                 RETURNS TABLE (source text, listing_id text, sort_key \(keyType))
                 LANGUAGE sql STABLE PARALLEL SAFE AS $$
@@ -140,13 +156,39 @@ extension Migrations {
                 ORDER BY \(order)
                 LIMIT p_lim
                 $$;
-                COMMENT ON FUNCTION \(mergeName)(\(groupArrayTypes), \(Self.criteriaTypes), \(startTypes), integer) IS
-                    'The first p_lim matches in \(sort) order of up to \(Migrations.detailedGroupsPerStatement) '
-                    'groups (the arrays'' elements; NULL: none): their scans merged (Merge Append), each read only as '
-                    'far as the page needs.';
+                COMMENT ON FUNCTION \(mergeName(size))(
+                    \(groupArrayTypes), \(Self.criteriaTypes), \(startTypes), integer)
+                    IS 'The first p_lim matches in \(sortArgument) order of up to \(size) groups (the arrays'' '
+                    'elements; NULL: none): their scans merged (Merge Append), each read only as far as the page '
+                    'needs.';
 
 
                 """
+        }
+
+        /// The statements of `search.detailed` that read the groups `first` to `last` (`size` of them at most) and add
+        /// their first `lim` matches to the keys found: one per sort, family and size.
+        static var dispatch: String {
+            let branches = all.flatMap { scan in
+                Migrations.detailedMergeSizes.map { size in
+                    let family = scan.isArea ? "by_area" : "NOT by_area"
+                    let groups = scan.isArea
+                        ? "status_keys[first:last], city_keys[first:last], zip_keys[first:last],"
+                        : "status_keys[first:last],"
+                    return """
+                        sort = '\(scan.sortArgument)' AND \(family) AND size = \(size) THEN
+                            SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
+                                   \(scan.keyArray) || array_agg(k.sort_key)
+                            INTO sources, listing_ids, \(scan.keyArray)
+                            FROM \(scan.mergeName(size))(
+                                \(groups) status_wanted, type_wanted, min_price, max_price,
+                                min_beds, min_baths, min_sqft, listed_since, withdrawn, start_key::\(scan.keyType),
+                                start_source, start_listing_id, lim) k;
+                        """
+                }
+            }
+            let text = "IF " + branches.joined(separator: "\nELSIF ") + "\nEND IF;"
+            return text.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
         }
     }
 
@@ -234,7 +276,8 @@ extension Migrations {
             n integer;
             first integer;
             last integer;
-            -- The keys found: at most lim per 16 groups.
+            size integer;
+            -- The keys found: at most lim per merged statement.
             sources text[] := '{}';
             listing_ids text[] := '{}';
             price_keys numeric[];
@@ -304,36 +347,39 @@ extension Migrations {
                 start_key := CASE sort WHEN 'newest' THEN 'infinity' ELSE '2147483647' END;
             END IF;
 
-            -- The statuses asked for: the one given, else every one present (one index probe each), Withdrawn only
-            -- when asked for. A missing value is ''.
+            -- The statuses asked for: the one given, else every one present, Withdrawn only when asked for. A missing
+            -- value is ''. The values present are found by skipping through an index, one probe each.
             IF status_wanted IS NOT NULL THEN
                 statuses := ARRAY[status_wanted];
             ELSE
-                s := (SELECT min(coalesce(l.standard_status, '')) FROM listings l);
-                WHILE s IS NOT NULL LOOP
-                    IF withdrawn OR s <> 'Withdrawn' THEN
-                        statuses := statuses || s;
-                    END IF;
-                    s := (SELECT min(coalesce(l.standard_status, '')) FROM listings l
-                          WHERE coalesce(l.standard_status, '') > s);
-                END LOOP;
+                statuses := ARRAY(
+                    WITH RECURSIVE present (v) AS (
+                        SELECT min(coalesce(l.standard_status, '')) FROM listings l
+                      UNION ALL
+                        SELECT (SELECT min(coalesce(l.standard_status, '')) FROM listings l
+                                WHERE coalesce(l.standard_status, '') > present.v)
+                        FROM present WHERE present.v IS NOT NULL)
+                    SELECT present.v FROM present
+                    WHERE present.v IS NOT NULL AND (withdrawn OR present.v <> 'Withdrawn'));
             END IF;
-            -- The groups: without city or ZIP, a status each; else (status, city, ZIP) groups, the ZIPs of the city
-            -- or the cities of the ZIP found by skipping through an index (one probe each).
+            -- The groups: without city or ZIP, a status each; else (status, city, ZIP) groups, with the ZIPs of the
+            -- city or the cities of the ZIP.
             IF NOT by_area THEN
                 status_keys := statuses;
             ELSIF postal_code IS NOT NULL THEN
                 IF city IS NOT NULL THEN
                     cities := ARRAY[city];
                 ELSE
-                    c := (SELECT min(coalesce(l.city, '')) FROM listings l
-                          WHERE coalesce(left(l.postal_code, 5), '') = detailed.postal_code);
-                    WHILE c IS NOT NULL LOOP
-                        cities := cities || c;
-                        c := (SELECT min(coalesce(l.city, '')) FROM listings l
-                              WHERE coalesce(left(l.postal_code, 5), '') = detailed.postal_code
-                                AND coalesce(l.city, '') > c);
-                    END LOOP;
+                    cities := ARRAY(
+                        WITH RECURSIVE present (v) AS (
+                            SELECT min(coalesce(l.city, '')) FROM listings l
+                            WHERE coalesce(left(l.postal_code, 5), '') = detailed.postal_code
+                          UNION ALL
+                            SELECT (SELECT min(coalesce(l.city, '')) FROM listings l
+                                    WHERE coalesce(left(l.postal_code, 5), '') = detailed.postal_code
+                                      AND coalesce(l.city, '') > present.v)
+                            FROM present WHERE present.v IS NOT NULL)
+                        SELECT present.v FROM present WHERE present.v IS NOT NULL);
                 END IF;
                 FOREACH s IN ARRAY statuses LOOP
                     FOREACH c IN ARRAY cities LOOP
@@ -344,81 +390,32 @@ extension Migrations {
                 END LOOP;
             ELSE
                 FOREACH s IN ARRAY statuses LOOP
-                    z := (SELECT min(coalesce(left(l.postal_code, 5), '')) FROM listings l
-                          WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') = detailed.city);
-                    WHILE z IS NOT NULL LOOP
+                    FOREACH z IN ARRAY ARRAY(
+                        WITH RECURSIVE present (v) AS (
+                            SELECT min(coalesce(left(l.postal_code, 5), '')) FROM listings l
+                            WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') = detailed.city
+                          UNION ALL
+                            SELECT (SELECT min(coalesce(left(l.postal_code, 5), '')) FROM listings l
+                                    WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') = detailed.city
+                                      AND coalesce(left(l.postal_code, 5), '') > present.v)
+                            FROM present WHERE present.v IS NOT NULL)
+                        SELECT present.v FROM present WHERE present.v IS NOT NULL)
+                    LOOP
                         status_keys := status_keys || s;
                         city_keys := city_keys || detailed.city;
                         zip_keys := zip_keys || z;
-                        z := (SELECT min(coalesce(left(l.postal_code, 5), '')) FROM listings l
-                              WHERE coalesce(l.standard_status, '') = s AND coalesce(l.city, '') = detailed.city
-                                AND coalesce(left(l.postal_code, 5), '') > z);
                     END LOOP;
                 END LOOP;
             END IF;
 
-            -- The first lim matches of every 16 groups (their scans merged), then the first lim of those.
+            -- The first lim matches of every 4 or 16 groups (their scans merged), then the first lim of those.
             n := coalesce(cardinality(status_keys), 0);
             first := 1;
             WHILE first <= n LOOP
-                last := first + \#(detailedGroupsPerStatement - 1);
-                IF sort = 'price' AND by_area THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           price_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, price_keys
-                    FROM search_internal.area_merge_price(status_keys[first:last], city_keys[first:last],
-                        zip_keys[first:last], status_wanted, type_wanted, min_price, max_price, min_beds, min_baths,
-                        min_sqft, listed_since, withdrawn, start_key::numeric, start_source, start_listing_id, lim) k;
-                ELSIF sort = 'price' THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           price_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, price_keys
-                    FROM search_internal.status_merge_price(status_keys[first:last], status_wanted, type_wanted,
-                        min_price, max_price, min_beds, min_baths, min_sqft, listed_since, withdrawn,
-                        start_key::numeric, start_source, start_listing_id, lim) k;
-                ELSIF sort = '-price' AND by_area THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           price_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, price_keys
-                    FROM search_internal.area_merge_price_desc(status_keys[first:last], city_keys[first:last],
-                        zip_keys[first:last], status_wanted, type_wanted, min_price, max_price, min_beds, min_baths,
-                        min_sqft, listed_since, withdrawn, start_key::numeric, start_source, start_listing_id, lim) k;
-                ELSIF sort = '-price' THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           price_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, price_keys
-                    FROM search_internal.status_merge_price_desc(status_keys[first:last], status_wanted, type_wanted,
-                        min_price, max_price, min_beds, min_baths, min_sqft, listed_since, withdrawn,
-                        start_key::numeric, start_source, start_listing_id, lim) k;
-                ELSIF sort = 'newest' AND by_area THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           date_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, date_keys
-                    FROM search_internal.area_merge_newest(status_keys[first:last], city_keys[first:last],
-                        zip_keys[first:last], status_wanted, type_wanted, min_price, max_price, min_beds, min_baths,
-                        min_sqft, listed_since, withdrawn, start_key::date, start_source, start_listing_id, lim) k;
-                ELSIF sort = 'newest' THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           date_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, date_keys
-                    FROM search_internal.status_merge_newest(status_keys[first:last], status_wanted, type_wanted,
-                        min_price, max_price, min_beds, min_baths, min_sqft, listed_since, withdrawn,
-                        start_key::date, start_source, start_listing_id, lim) k;
-                ELSIF by_area THEN
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           beds_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, beds_keys
-                    FROM search_internal.area_merge_beds(status_keys[first:last], city_keys[first:last],
-                        zip_keys[first:last], status_wanted, type_wanted, min_price, max_price, min_beds, min_baths,
-                        min_sqft, listed_since, withdrawn, start_key::integer, start_source, start_listing_id, lim) k;
-                ELSE
-                    SELECT sources || array_agg(k.source), listing_ids || array_agg(k.listing_id),
-                           beds_keys || array_agg(k.sort_key)
-                    INTO sources, listing_ids, beds_keys
-                    FROM search_internal.status_merge_beds(status_keys[first:last], status_wanted, type_wanted,
-                        min_price, max_price, min_beds, min_baths, min_sqft, listed_since, withdrawn,
-                        start_key::integer, start_source, start_listing_id, lim) k;
-                END IF;
+                size := CASE WHEN n - first < \#(detailedMergeSizes[0]) THEN \#(detailedMergeSizes[0])
+                             ELSE \#(detailedMergeSizes[1]) END;
+                last := first + size - 1;
+                <MERGES>
                 first := last + 1;
             END LOOP;
             RETURN QUERY SELECT * FROM search_internal.detailed_page(

@@ -71,20 +71,22 @@ import Testing
                               keyType, "text", "text", "integer"]
         let groupValues = area ? "'{Active,Active}', '{San Diego,San Diego}', '{92101,92103}'" : "'{Active,Pending}'"
         let start = ["numeric": "500000", "date": "'2026-11-01'", "integer": "4"][keyType]!
-        let text = try genericPlan(connection, "search_internal.\(family)_merge_\(sort)", types,
-                                   "\(groupValues), NULL, 'Residential', 500000, 900000, 3, NULL, NULL, NULL, false, "
-                                       + "\(start), '', '', 20")
-        #expect(!text.contains("Seq Scan"), "\(text)")
-        // The groups' scans merged in order under the LIMIT: no sort, every scan in the sort's index.
-        #expect(text.contains("Limit"), "\(text)")
-        #expect(text.contains("Merge Append"), "\(text)")
-        #expect(!text.contains("Sort  ("), "\(text)")
-        let scans = text.components(separatedBy: scan + " on listings").count - 1
-        #expect(scans == Migrations.detailedGroupsPerStatement, "\(text)")
-        // Each scan starts at the start key: a row comparison the index applies, not a filter.
-        let status = "Index Cond: (((COALESCE(standard_status, ''::text)) = ($1)[1]) AND"
-        #expect(text.contains(status), "\(text)")
-        #expect(text.contains(", source, listing_id) \(after) ROW("), "\(text)")
+        for size in Migrations.detailedMergeSizes {
+            let text = try genericPlan(connection, "search_internal.\(family)_merge\(size)_\(sort)", types,
+                                       "\(groupValues), NULL, 'Residential', 500000, 900000, 3, NULL, NULL, NULL, "
+                                           + "false, \(start), '', '', 20")
+            #expect(!text.contains("Seq Scan"), "\(text)")
+            // The groups' scans merged in order under the LIMIT: no sort, every scan in the sort's index.
+            #expect(text.contains("Limit"), "\(text)")
+            #expect(text.contains("Merge Append"), "\(text)")
+            #expect(!text.contains("Sort  ("), "\(text)")
+            let scans = text.components(separatedBy: scan + " on listings").count - 1
+            #expect(scans == size, "\(text)")
+            // Each scan starts at the start key: a row comparison the index applies, not a filter.
+            let status = "Index Cond: (((COALESCE(standard_status, ''::text)) = ($1)[1]) AND"
+            #expect(text.contains(status), "\(text)")
+            #expect(text.contains(", source, listing_id) \(after) ROW("), "\(text)")
+        }
     }
 
     @Test func nearReadsTheCoveringLocationIndexOnly() throws {
