@@ -113,6 +113,23 @@ public final class Connection: @unchecked Sendable {
         return try pq.endCopy()
     }
 
+    /// Runs `COPY ... FROM STDIN (FORMAT binary)` with `rows`; returns the rows copied. A COPY that fails on the
+    /// server or loses its connection throws; it never waits forever.
+    @discardableResult
+    package func copyIn(_ sql: String, rows: BinaryCopyRows) throws -> Int {
+        try call {
+            try pq.beginCopy(sql)
+            do {
+                try pq.putCopyData(rows.bytes)
+                try pq.putCopyData(BinaryCopyRows.trailer)
+            } catch {
+                _ = try? pq.endCopy(failure: "COPY aborted by the client")
+                throw error
+            }
+            return try pq.endCopy()
+        }
+    }
+
     /// Runs `COPY ... TO STDOUT` (text format) and hands `consume` each row's bytes, without the newline, in a
     /// buffer reused for the next row; returns the rows copied. An error thrown by `consume` is rethrown once
     /// the server has finished the COPY (the rest of its rows are read and dropped).

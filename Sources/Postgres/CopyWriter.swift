@@ -49,7 +49,7 @@ public final class CopyWriter {
         rowStarted = true
     }
 
-    private func field(bytes: UnsafeBufferPointer<UInt8>) {
+    package func field(bytes: UnsafeBufferPointer<UInt8>) {
         separate()
         var plain = true
         for byte in bytes where byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D {

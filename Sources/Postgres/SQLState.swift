@@ -16,6 +16,7 @@ public enum SQLState: Equatable, Hashable, Sendable {
     case cannotConnectNow
     case connectionFailure
     case invalidTextRepresentation
+    case invalidBinaryRepresentation
     case invalidDatetimeFormat
     case datetimeFieldOverflow
     case numericValueOutOfRange
@@ -35,7 +36,8 @@ public enum SQLState: Equatable, Hashable, Sendable {
         ("3D000", .undefinedDatabase), ("42P04", .duplicateDatabase), ("42P07", .duplicateTable),
         ("42601", .syntaxError), ("57014", .queryCanceled), ("55P03", .lockNotAvailable),
         ("57P01", .adminShutdown), ("57P03", .cannotConnectNow), ("08006", .connectionFailure),
-        ("22P02", .invalidTextRepresentation), ("22007", .invalidDatetimeFormat),
+        ("22P02", .invalidTextRepresentation), ("22P03", .invalidBinaryRepresentation),
+        ("22007", .invalidDatetimeFormat),
         ("22008", .datetimeFieldOverflow), ("22003", .numericValueOutOfRange),
         ("22001", .stringDataRightTruncation), ("40001", .serializationFailure), ("40P01", .deadlockDetected),
         ("25P02", .inFailedTransaction), ("28P01", .invalidPassword), ("28000", .invalidAuthorization),

@@ -6,7 +6,8 @@ import Testing
         ("23505", SQLState.uniqueViolation), ("23503", .foreignKeyViolation), ("23514", .checkViolation),
         ("23502", .notNullViolation), ("42P01", .undefinedTable), ("57014", .queryCanceled),
         ("55P03", .lockNotAvailable), ("57P01", .adminShutdown), ("08006", .connectionFailure),
-        ("08001", .connectionFailure), ("22P02", .invalidTextRepresentation), ("22003", .numericValueOutOfRange),
+        ("08001", .connectionFailure), ("22P02", .invalidTextRepresentation), ("22P03", .invalidBinaryRepresentation),
+        ("22003", .numericValueOutOfRange),
         ("XX000", .other("XX000")),
     ])
     func mapsCodes(code: String, state: SQLState) {

@@ -64,13 +64,8 @@ extension LoadSession {
         }
         guard !first.isEmpty else { return rest }
         let source = options.source
-        let run = String(runID)
-        let copied = try data.copyIn(StagingTables.copyIntoListings) { writer in
-            for record in first {
-                try StagingTables.write(record, first: source, last: [run, run], staging: false, extra: &extraWriter,
-                                        json: &jsonBuffer, to: writer)
-            }
-        }
+        let copied = try copy(first, StagingTables.copyIntoListings, first: .source(source),
+                              last: [runID, runID], staging: false, data)
         firstLoad?.copied += copied
         return rest
     }

@@ -39,6 +39,10 @@ package final class LoadSession: @unchecked Sendable {
     /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
     var extraWriter = JSONText.ObjectWriter()
     var jsonBuffer: [UInt8] = []
+    /// Reused for every binary COPY (see `copy`).
+    var binaryRows = BinaryCopyRows()
+    /// Batches copied as text because a value had no binary form (see `copy`).
+    package private(set) var textCopies = 0
     var finished = false
     /// The earlier run an `unchanged` run matched.
     var matchedRun: Int64?
@@ -246,12 +250,8 @@ package final class LoadSession: @unchecked Sendable {
             }
         }
         for entity in Entity.allCases where staged.contains(where: { $0.entity == entity }) {
-            let copied = try data.copyIn(StagingTables.copy(entity)) { writer in
-                for record in staged where record.entity == entity {
-                    try StagingTables.write(record, first: String(record.ordinal), extra: &extraWriter,
-                                            json: &jsonBuffer, to: writer)
-                }
-            }
+            let records = staged.filter { $0.entity == entity }
+            let copied = try copy(records, StagingTables.copy(entity), first: .ordinal, data)
             if entity == .listing { stagedListings += copied } else { stagedAgents += copied }
         }
         if !pausedAfterCopy {
@@ -260,6 +260,27 @@ package final class LoadSession: @unchecked Sendable {
         }
     }
 
+
+    /// Copies `records` with `sql` (a `COPY ... FROM STDIN` in `StagingTables.write`'s column order): in binary
+    /// when every value has a binary form for its column, which spares the server parsing numbers, dates and
+    /// timestamps; else as text, so the server judges an odd value as it always did.
+    func copy(_ records: [NormalizedRecord], _ sql: String, first: StagingTables.Leading,
+              last: [Int64] = [], staging: Bool = true, _ data: Connection) throws -> Int {
+        binaryRows.removeAll()
+        var binary = true
+        for record in records where binary {
+            binary = StagingTables.append(record, first: first, last: last, staging: staging,
+                                          extra: &extraWriter, json: &jsonBuffer, to: &binaryRows)
+        }
+        if binary { return try data.copyIn(sql + " (FORMAT binary)", rows: binaryRows) }
+        textCopies += 1
+        return try data.copyIn(sql) { writer in
+            for record in records {
+                try StagingTables.write(record, first: first, last: last, staging: staging,
+                                        extra: &extraWriter, json: &jsonBuffer, to: writer)
+            }
+        }
+    }
 
     /// Tells the session the stored listings the pipeline recognises records against (read on another connection,
     /// perhaps still being read). A full dump then takes the number of on-market listings from them instead of

@@ -46,25 +46,65 @@ enum StagingTables {
         + "\(Entity.listing.columns.map(\.name).joined(separator: ", ")), "
         + "extra, content_hash, raw_hash, first_seen_run, last_changed_run) FROM STDIN"
 
-    /// Writes one record as a COPY row in the column order of `copy`: `first` (the ordinal, or the source for
+    /// The first field of a COPY row: the record's ordinal (the staging tables) or the source (`copyIntoListings`).
+    enum Leading {
+        case ordinal
+        case source(String)
+    }
+
+    /// Writes one record as a text COPY row in the column order of `copy`: `first` (the ordinal, or the source for
     /// `copyIntoListings`), the columns, extra, content hash, raw hash (listings), the absent mask (listings, when
     /// `staging`), then `last`.
-    static func write(_ record: NormalizedRecord, first: String, last: [String] = [], staging: Bool = true,
+    static func write(_ record: NormalizedRecord, first: Leading, last: [Int64] = [], staging: Bool = true,
                       extra: inout JSONText.ObjectWriter, json: inout [UInt8], to writer: CopyWriter) throws {
-        writer.field(first)
-        for value in record.columns { writer.field(value?.sqlText) }
-        if let extraJSON = record.extraJSON {
-            writer.field(bytes: extraJSON)
-        } else {
-            json.removeAll(keepingCapacity: true)
-            extra.append(record.extra, to: &json)
-            writer.field(bytes: json)
+        switch first {
+        case .ordinal: writer.field(String(record.ordinal))
+        case .source(let source): writer.field(source)
         }
+        for value in record.columns { writer.field(value?.sqlText) }
+        withExtra(of: record, extra: &extra, json: &json) { writer.field(bytes: $0) }
         writer.field(record.contentHash.isEmpty ? nil : record.contentHash)
         if record.entity == .listing { writer.field(record.rawHash.map { String(Int64(bitPattern: $0)) }) }
         if record.entity == .listing && staging { writer.field(String(Int64(bitPattern: record.absent))) }
-        for field in last { writer.field(field) }
+        for field in last { writer.field(String(field)) }
         try writer.endRow()
+    }
+
+    /// Appends one record as a binary COPY row, the fields as `write` has them; false when a value has no binary
+    /// form for its column (the batch then goes as text; `rows` holds part of the row).
+    static func append(_ record: NormalizedRecord, first: Leading, last: [Int64] = [], staging: Bool = true,
+                       extra: inout JSONText.ObjectWriter, json: inout [UInt8], to rows: inout BinaryCopyRows) -> Bool {
+        let listing = record.entity == .listing
+        rows.beginRow(fields: 3 + record.columns.count + (listing ? 1 : 0) + (listing && staging ? 1 : 0)
+                          + last.count)
+        switch first {
+        case .ordinal: rows.int64(Int64(record.ordinal))
+        case .source(let source): rows.text(source)
+        }
+        let columns = record.entity.columns
+        for (index, value) in record.columns.enumerated() {
+            guard rows.append(value, as: columns[index].type) else { return false }
+        }
+        withExtra(of: record, extra: &extra, json: &json) { rows.jsonb($0) }
+        if record.contentHash.isEmpty { rows.null() } else { rows.text(record.contentHash) }
+        if listing {
+            if let rawHash = record.rawHash { rows.int64(Int64(bitPattern: rawHash)) } else { rows.null() }
+        }
+        if listing && staging { rows.int64(Int64(bitPattern: record.absent)) }
+        for field in last { rows.int64(field) }
+        return true
+    }
+
+    /// Calls `body` with the record's `extra` as JSON bytes: those the parse wrote, else written into `json`.
+    private static func withExtra(of record: NormalizedRecord, extra: inout JSONText.ObjectWriter,
+                                  json: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if let extraJSON = record.extraJSON {
+            extraJSON.withUnsafeBufferPointer(body)
+        } else {
+            json.removeAll(keepingCapacity: true)
+            extra.append(record.extra, to: &json)
+            json.withUnsafeBufferPointer(body)
+        }
     }
 
     /// `CREATE TEMP TABLE incoming_... AS`: one row per key, the newest record winning (then the later one).
