@@ -14,22 +14,28 @@ import Testing
         let cases: [[String: Value]] = [
             ["list_price": .decimal("0"), "original_list_price": .decimal("0.00"), "close_price": .decimal("1"),
              "living_area": .decimal("12.5"), "lot_size_square_feet": .decimal("0.00005"),
-             "listing_contract_date": .date("2000-01-01"), "modification_timestamp": .timestamp("2000-01-01T00:00:00Z"),
-             "bedrooms_total": .integer(0), "year_built": .integer(-1), "latitude": .double(0), "longitude": .double(-0.0)],
+             "listing_contract_date": .date("2000-01-01"),
+             "modification_timestamp": .timestamp("2000-01-01T00:00:00Z"),
+             "bedrooms_total": .integer(0), "year_built": .integer(-1), "latitude": .double(0),
+             "longitude": .double(-0.0)],
             ["list_price": .decimal("999999999999.99"), "original_list_price": .decimal("-12345.6"),
-             "close_price": .decimal("100000000"), "living_area": .decimal("123456789012345678901234567890.123456789"),
-             "lot_size_square_feet": .integer(43560),
-             "listing_contract_date": .date("1999-12-31"), "modification_timestamp": .timestamp("1999-12-31T23:59:59.999999Z"),
+             "close_price": .decimal("100000000"),
+             "living_area": .decimal("123456789012345678901234567890.123456789"),
+             "lot_size_square_feet": .integer(43560), "listing_contract_date": .date("1999-12-31"),
+             "modification_timestamp": .timestamp("1999-12-31T23:59:59.999999Z"),
              "bedrooms_total": .integer(Int64(Int32.max)), "bathrooms_full": .integer(Int64(Int32.min)),
              "latitude": .double(32.715736), "longitude": .double(-117.161087)],
-            ["list_price": .decimal("00012.3400"), "living_area": .decimal("-0.5"), "lot_size_square_feet": .decimal("-0"),
-             "listing_contract_date": .date("2024-02-29"), "modification_timestamp": .timestamp("2014-07-29T17:46:37.263Z"),
+            ["list_price": .decimal("00012.3400"), "living_area": .decimal("-0.5"),
+             "lot_size_square_feet": .decimal("-0"), "listing_contract_date": .date("2024-02-29"),
+             "modification_timestamp": .timestamp("2014-07-29T17:46:37.263Z"),
              "latitude": .double(1e-300), "longitude": .double(179.99999999999997)],
-            ["listing_contract_date": .date("1900-03-01"), "modification_timestamp": .timestamp("1970-01-01T00:00:00.5Z"),
+            ["listing_contract_date": .date("1900-03-01"),
+             "modification_timestamp": .timestamp("1970-01-01T00:00:00.5Z"),
              "street_name": .text("tab\there, line\nbreak, cr\r, back\\slash, \\N"), "city": .text("ünïcødé 🏠"),
              "public_remarks": .text(""), "unit_number": .boolean(true), "postal_code": .integer(92101),
              "mls_area": .decimal("7.50"), "county_or_parish": .double(2.5), "owner_name": .date("2026-11-30")],
-            ["listing_contract_date": .date("2099-12-31"), "modification_timestamp": .timestamp("2262-04-11T23:47:16.854775Z")],
+            ["listing_contract_date": .date("2099-12-31"),
+             "modification_timestamp": .timestamp("2262-04-11T23:47:16.854775Z")],
         ]
         return cases.enumerated().map { index, values in
             var all = values
@@ -61,7 +67,8 @@ import Testing
         var json: [UInt8] = []
         let records = Self.listings() + [F.listing("L9", ordinal: 9)]
         let copy = StagingTables.copy(.listing)
-        let byText = try connection.copyIn(copy.replacingOccurrences(of: "staging_listings", with: "by_text")) { writer in
+        let textCopy = copy.replacingOccurrences(of: "staging_listings", with: "by_text")
+        let byText = try connection.copyIn(textCopy) { writer in
             for record in records {
                 try StagingTables.write(record, first: .ordinal, extra: &extra, json: &json, to: writer)
             }
