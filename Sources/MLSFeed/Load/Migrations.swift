@@ -68,6 +68,7 @@ package enum Migrations {
         (8, "search api", searchAPI),
         (9, "reject replays", rejectReplays),
         (10, "faster detailed search", fasterSearch),
+        (11, "active listings near a point", activeNear),
     ]
 
     /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again

@@ -236,6 +236,8 @@ import Testing
         (33.1192, -117.0864, 0.3, nil, "Pending", 50),
         (32.80, -117.00, 0.05, nil, nil, 20),
         (32.7157, -117.1611, 30.0, nil, "Withdrawn", 30),
+        (32.80, -117.10, 1.0, nil, "Active", 40),
+        (33.1581, -117.3506, 25.0, "Land", "Active", 15),
     ])
     func nearFollowsEarthdistance(lat: Double, lon: Double, miles: Double, type: String?, status: String?,
                                   lim: Int) throws {
@@ -324,6 +326,31 @@ import Testing
         let near = "SELECT * FROM search.near($1::float8, $2::float8, 0.01, lim => 1000"
         #expect(try count(near + ")", [withdrawn[4], withdrawn[5]]) == 0)
         #expect(try count(near + ", include_withdrawn => true)", [withdrawn[4], withdrawn[5]]) == 1)
+    }
+
+    @Test func activeListingsOffTheMarketOnlyWhenAskedFor() throws {
+        // A listing a full dump stopped carrying keeps its last status: `Active`, off the market. `near` reads the
+        // location index of the active listings for an `Active` search, and that index holds it too.
+        let connection = try Connection(SearchFixture.small.get())
+        try connection.execute("BEGIN")
+        defer { _ = try? connection.execute("ROLLBACK") }
+        let row = try connection.execute("""
+            UPDATE listings SET off_market_at = timestamptz '2026-11-01 00:00:00+00'
+            WHERE (source, listing_id) = (SELECT source, listing_id FROM listings
+                                          WHERE standard_status = 'Active' AND latitude IS NOT NULL
+                                          ORDER BY listing_id LIMIT 1)
+            RETURNING listing_id, latitude::text, longitude::text
+            """).rows[0]
+        func found(_ criteria: String) throws -> Bool {
+            try connection.execute("""
+                SELECT count(*) FROM search.near($1::float8, $2::float8, 0.01, lim => 1000\(criteria))
+                WHERE listing_id = $3
+                """, [row[1], row[2], row[0]]).rows[0][0] == "1"
+        }
+        #expect(try !found(", status => 'Active'"))
+        #expect(try found(", status => 'Active', include_withdrawn => true"))
+        #expect(try !found(""))
+        #expect(try found(", include_withdrawn => true"))
     }
 
     @Test func listingsAreVacuumedAfterANightlyDelta() throws {

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// The search functions' plans at 1M listings (and 100k agents): index scans only, never a sequential scan of
-/// `listings`, on the indexes migrations 8 and 10 made for them, and no index that no search uses.
+/// `listings`, on the indexes migrations 8, 10 and 11 made for them, and no index that no search uses.
 ///
 /// Real plans on real sizes: the table is filled with `SearchFixture` (1M rows by `INSERT ... SELECT
 /// generate_series`, indexes built after the insert, then `VACUUM ANALYZE`); no planner cost setting is changed.
@@ -89,16 +89,46 @@ import Testing
         }
     }
 
-    @Test func nearReadsTheCoveringLocationIndexOnly() throws {
+    @Test func nearReadsTheCoveringLocationIndexesOnly() throws {
         let connection = try Connection(Self.million.get())
         let text = try genericPlan(connection, "search_internal.near_rows", [
             "float8", "float8", "float8", "text", "text", "numeric", "numeric", "integer", "numeric", "numeric",
             "date", "integer", "boolean",
         ], "32.7157, -117.1611, 2, 'Residential', 'Active', NULL, NULL, 2, NULL, NULL, NULL, 20, false")
         #expect(!text.contains("Seq Scan"), "\(text)")
-        let scans = text.components(separatedBy: "Index Only Scan using listings_location_idx").count - 1
-        #expect(scans == 2, "\(text)")
-        #expect(text.contains("Order By: ((point(longitude, latitude)) <-> point($2, $1))"), "\(text)")
+        // Two branches, one KNN scan and one box scan each; the arguments choose one when the plan starts.
+        for index in ["listings_location_active_idx", "listings_location_idx"] {
+            let scans = text.components(separatedBy: "Index Only Scan using \(index) on listings").count - 1
+            #expect(scans == 2, "\(index):\n\(text)")
+        }
+        #expect(text.components(separatedBy: "Order By: ((point(longitude, latitude)) <-> point($2, $1))").count
+                    - 1 == 2, "\(text)")
+        #expect(text.components(separatedBy: "One-Time Filter: ($5 = 'Active'::text)").count - 1 == 2, "\(text)")
+        #expect(text.components(separatedBy: "One-Time Filter: ($5 IS DISTINCT FROM 'Active'::text)").count - 1 == 2,
+                "\(text)")
+    }
+
+    @Test(arguments: [
+        ("status => 'Active'", "listings_location_active_idx"),
+        ("status => 'Active', property_type => 'Land', include_withdrawn => true", "listings_location_active_idx"),
+        ("", "listings_location_idx"),
+        ("status => 'Pending'", "listings_location_idx"),
+        ("status => 'Withdrawn'", "listings_location_idx"),
+    ])
+    func nearReadsTheActiveListingsIndexForActiveSearchesOnly(criteria: String, index: String) throws {
+        // What the running function read (the table's counters), not only what its plan holds.
+        let connection = try Connection(Self.million.get())
+        let call = "SELECT count(*) FROM search.near(32.7157, -117.1611, 2" + (criteria.isEmpty ? ")" : ", \(criteria))")
+        try connection.transaction {
+            let found = try connection.execute(call).rows[0][0].flatMap { Int($0) }
+            #expect(found == 20)
+            let scans = try connection.execute("""
+                SELECT indexrelid::regclass::text, pg_stat_get_xact_numscans(indexrelid) FROM pg_index
+                WHERE indexrelid IN ('listings_location_active_idx'::regclass, 'listings_location_idx'::regclass)
+                ORDER BY 1
+                """).rows.map { ($0[0]!, Int($0[1]!)!) }
+            #expect(scans.map { $0.0 == index ? $0.1 > 0 : $0.1 == 0 } == [true, true], "\(scans)")
+        }
     }
 
     @Test(arguments: [
@@ -168,6 +198,7 @@ import Testing
             "SELECT count(*) FROM search.detailed(min_beds => 2, sort => 'newest')",
             "SELECT count(*) FROM search.detailed(status => 'Pending', sort => 'beds')",
             "SELECT count(*) FROM search.near(32.7157, -117.1611, 2)",
+            "SELECT count(*) FROM search.near(32.7157, -117.1611, 2, status => 'Active')",
         ]
         try connection.transaction {
             for call in calls { try connection.execute(call) }
