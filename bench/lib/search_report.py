@@ -7,7 +7,8 @@ PREFIX.out with pgbench's summary, PREFIX.load with uptime at the start, PREFIX.
 during it), roundN/loads.txt and load.*.summary.json (the mlsfeed runs of the load phase), first-load.time and
 .summary.json, indexes.tsv, table.txt, machine.txt, commit, pg-version.
 
-Latency is pgbench's per-transaction time (field 3 of its log, microseconds): the parameter lookup plus the search.
+Latency is pgbench's per-transaction time (field 3 of its log, microseconds): the parameter lookup plus the search,
+prepared once per client (`-M prepared`); KIND@MODE is the same search through pgbench's protocol MODE.
 Percentiles are nearest-rank over every transaction of the measurement; queries per second is pgbench's tps
 (without connection time). Across rounds, the report gives the median and the range.
 """
@@ -22,7 +23,7 @@ import sys
 TARGET_P95_MS = {"listing": 5, "agents": 5, "quick": 5, "detailed": 25, "near": 25}
 LOADING_FACTOR = 3
 TARGET_CLIENTS = 8
-KINDS = ["lookup", "listing", "quick", "agents", "detailed", "near"]
+KINDS = ["lookup", "listing", "quick", "agents", "detailed", "near", "detailed@extended", "near@extended"]
 DESCRIPTION = {
     "lookup": "parameter lookup only (in every row below)",
     "listing": "`search.listing` by MLS number",
@@ -79,6 +80,13 @@ def one(prefix):
             f"({r['n']} transactions, load {r['load']}{cpu})")
 
 
+def describe(kind):
+    """A kind's row label: KIND@MODE is KIND's label and the protocol."""
+    base, _, protocol = kind.partition("@")
+    label = DESCRIPTION.get(base, base)
+    return f"{label}, `-M {protocol}`" if protocol else label
+
+
 def spread(values, fmt):
     values = [v for v in values if v is not None]
     if not values:
@@ -101,7 +109,7 @@ def report(run_dir, listings, seconds):
     for rnd in rounds:
         for path in glob.glob(os.path.join(run_dir, rnd, "*.out")):
             name = os.path.basename(path)[:-4]
-            m = re.fullmatch(r"(idle|loading)-([a-z]+)-c(\d+)", name)
+            m = re.fullmatch(r"(idle|loading)-([a-z]+(?:@[a-z]+)?)-c(\d+)", name)
             if not m or m.group(1) == "load":
                 continue
             phase, kind, c = m.group(1), m.group(2), int(m.group(3))
@@ -145,6 +153,10 @@ def report(run_dir, listings, seconds):
     out.append("")
     out.append(f"`bench/search` at commit {commit[:7]}: {len(rounds)} rounds of {seconds} s per measurement; "
                f"each cell is the median of the rounds (range in brackets).")
+    protocol = (read(os.path.join(run_dir, "protocol"), "extended") or "extended").strip()
+    out.append(f"Each pgbench client runs its statements with `-M {protocol}`"
+               + (" (prepared once, then executed with new parameters)" if protocol == "prepared" else "")
+               + "; a row that names another protocol ran the same search through that one.")
     out.append(f"Machine: {machine.get('nproc', '?')} cores ({machine.get('cpu', '?')}), {machine.get('memory', '?')}, "
                f"{machine.get('kernel', '?')}, {machine.get('postgres', '?')}; {machine.get('swift', '')}.")
     for phase in ("idle", "loading"):
@@ -168,7 +180,7 @@ def report(run_dir, listings, seconds):
                 rs = results.get((phase, kind, c), [])
                 cells += [spread([r[k] for r in rs], ms) for k in ("p50", "p95", "p99")]
                 cells.append(spread([r["qps"] for r in rs], lambda v: f"{v:,.0f}"))
-            out.append(f"| {DESCRIPTION.get(kind, kind)} | {c} | " + " | ".join(cells) + " |")
+            out.append(f"| {describe(kind)} | {c} | " + " | ".join(cells) + " |")
     out.append("")
     if any(r.get("cpu_ms") is not None for (phase, _, _), rs in results.items() if phase == "idle" for r in rs):
         out.append("Server CPU per query, idle (PostgreSQL's CPU time during the measurement over its transactions: "
@@ -180,7 +192,7 @@ def report(run_dir, listings, seconds):
         for kind in kinds:
             cells = [spread([r.get("cpu_ms") for r in results.get(("idle", kind, c), [])],
                             lambda v: f"{v:.3f}") for c in clients]
-            out.append(f"| {DESCRIPTION.get(kind, kind)} | " + " | ".join(cells) + " |")
+            out.append(f"| {describe(kind)} | " + " | ".join(cells) + " |")
         out.append("")
     out.append(f"Targets (issue 15), p95 at {TARGET_CLIENTS} clients, idle / while a delta loads "
                f"(at most {LOADING_FACTOR}x):")
