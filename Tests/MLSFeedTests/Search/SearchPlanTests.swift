@@ -118,7 +118,8 @@ import Testing
     func nearReadsTheActiveListingsIndexForActiveSearchesOnly(criteria: String, index: String) throws {
         // What the running function read (the table's counters), not only what its plan holds.
         let connection = try Connection(Self.million.get())
-        let call = "SELECT count(*) FROM search.near(32.7157, -117.1611, 2" + (criteria.isEmpty ? ")" : ", \(criteria))")
+        let call = "SELECT count(*) FROM search.near(32.7157, -117.1611, 2"
+            + (criteria.isEmpty ? ")" : ", \(criteria))")
         try connection.transaction {
             let found = try connection.execute(call).rows[0][0].flatMap { Int($0) }
             #expect(found == 20)
