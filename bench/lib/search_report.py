@@ -154,9 +154,11 @@ def report(run_dir, listings, seconds):
     out.append(f"`bench/search` at commit {commit[:7]}: {len(rounds)} rounds of {seconds} s per measurement; "
                f"each cell is the median of the rounds (range in brackets).")
     protocol = (read(os.path.join(run_dir, "protocol"), "extended") or "extended").strip()
+    shared_buffers = (read(os.path.join(run_dir, "shared-buffers"), "512MB") or "512MB").strip()
     out.append(f"Each pgbench client runs its statements with `-M {protocol}`"
                + (" (prepared once, then executed with new parameters)" if protocol == "prepared" else "")
-               + "; a row that names another protocol ran the same search through that one.")
+               + "; a row that names another protocol ran the same search through that one. "
+               + f"The server's shared_buffers: {shared_buffers}.")
     out.append(f"Machine: {machine.get('nproc', '?')} cores ({machine.get('cpu', '?')}), {machine.get('memory', '?')}, "
                f"{machine.get('kernel', '?')}, {machine.get('postgres', '?')}; {machine.get('swift', '')}.")
     for phase in ("idle", "loading"):
