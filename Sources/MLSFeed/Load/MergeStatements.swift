@@ -171,24 +171,27 @@ enum MergeStatements {
     /// A full dump's reconciliation: active listings of the source that the dump neither carries (staged, or
     /// sent as an unchanged key in `seen_listings`) nor rejected, and that were not modified after the dump's as-of
     /// time (`$3`), are marked Withdrawn (never deleted), remembering that as-of time, with a history row each.
-    /// Returns the rows withdrawn.
+    /// Returns the rows withdrawn. The anti-join reads the on-market listings from `listings_on_market_idx` (an
+    /// index-only scan, not the table); the few it finds are then read and updated by key (`= ANY` of their array),
+    /// which the planner cannot turn into a scan of the table however many it expects.
     static let withdraw = """
         WITH gone AS MATERIALIZED (
             SELECT l.listing_id, l.standard_status AS old_status, l.list_price
             FROM listings l
-            WHERE l.source = $1 AND l.off_market_at IS NULL
-              AND (l.modification_timestamp IS NULL OR l.modification_timestamp <= $3::timestamptz)
-              AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = l.listing_id)
-              AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = l.listing_id)
-              AND NOT EXISTS (SELECT 1 FROM rejects r
-                              WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = l.listing_id)
+            WHERE l.source = $1 AND l.off_market_at IS NULL AND l.listing_id = ANY (ARRAY(
+                SELECT o.listing_id FROM listings o
+                WHERE o.source = $1 AND o.off_market_at IS NULL
+                  AND (o.modification_timestamp IS NULL OR o.modification_timestamp <= $3::timestamptz)
+                  AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = o.listing_id)
+                  AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = o.listing_id)
+                  AND NOT EXISTS (SELECT 1 FROM rejects r
+                                  WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = o.listing_id)))
         ),
         marked AS (
             UPDATE listings l
             SET standard_status = 'Withdrawn', off_market_at = now(), off_market_as_of = $3::timestamptz,
                 last_changed_run = $2
-            FROM gone g
-            WHERE l.source = $1 AND l.listing_id = g.listing_id
+            WHERE l.source = $1 AND l.listing_id = ANY (ARRAY(SELECT listing_id FROM gone))
             RETURNING l.listing_id
         ),
         history AS (
@@ -219,8 +222,7 @@ enum MergeStatements {
             UPDATE listings l
             SET standard_status = 'Withdrawn', off_market_at = now(),
                 off_market_as_of = coalesce(g.modification_timestamp, $3::timestamptz), last_changed_run = $2
-            FROM gone g
-            WHERE l.source = $1 AND l.listing_id = g.listing_id
+            WHERE l.source = $1 AND l.listing_id = ANY (ARRAY(SELECT listing_id FROM gone))
             RETURNING l.listing_id
         ),
         history AS (

@@ -69,6 +69,7 @@ package enum Migrations {
         (9, "reject replays", rejectReplays),
         (10, "faster detailed search", fasterSearch),
         (11, "active listings near a point", activeNear),
+        (12, "on-market listings index", onMarket),
     ]
 
     /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again
