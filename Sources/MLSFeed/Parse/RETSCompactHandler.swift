@@ -11,9 +11,21 @@ import XMLStream
 /// from the columns is a `defect` record. `<MAXROWS/>`, 20208 and a `COUNT` differing from the rows are warnings;
 /// the first two (and a `COUNT` above the rows) also make the dump incomplete (see `Completeness`). A `COUNT` that
 /// is not a whole number of 0 or more is a warning and ignored (`DeclaredCount`).
+///
+/// The parser thread only gathers the rows' texts, one after the other in the parser's text buffer, which becomes a
+/// `RETSRowBatch` without a copy; splitting them into fields happens in `BatchConverter`, on a second thread for big
+/// batches, as for triples.
 final class RETSCompactHandler: RecordHandler {
-    private var records: [RawRecord] = []
+    /// Entries (or buffered bytes) at which a batch of rows goes to the worker thread.
+    static let batchEntries = 512
+    static let batchBytes = 1 << 20
+
     private(set) var report = ParseReport()
+    private let converter = BatchConverter<RETSRowBatch> { batch, range in batch.convert(range) }
+    /// Rows read since the last hand-over; nil until `COLUMNS` was read.
+    private var batch: RETSRowBatch?
+    /// Where the open `DATA` row's text starts in the parser's buffer.
+    private var captureStart = 0
 
     private let settings: RETSSettings
     private let source: String
@@ -30,7 +42,6 @@ final class RETSCompactHandler: RecordHandler {
     private var columns: [String]?
     /// Whether the COLUMNS row had a leading and a trailing delimiter: DATA rows are read the same way.
     private var framing = (leading: true, trailing: true)
-    private var multiValued: [Bool] = []
     private var capturing: XMLName?
     private var rowPosition = SourcePosition(file: "", line: 0, column: 0)
     /// The open elements, root first.
@@ -49,9 +60,14 @@ final class RETSCompactHandler: RecordHandler {
     }
 
     func takeRecords() -> [RawRecord] {
-        let taken = records
-        records = []
-        return taken
+        converter.takeReady()
+    }
+
+    func chunkEnded(_ parser: XMLPushParser) {
+        guard capturing == nil || capturing == dataName, let batch else { return }
+        if batch.entries.count >= Self.batchEntries || parser.text.count >= Self.batchBytes {
+            submit(parser, inBackground: true)
+        }
     }
 
     func bind(_ parser: XMLPushParser) {
@@ -84,11 +100,15 @@ final class RETSCompactHandler: RecordHandler {
             }
             return
         }
-        if name == dataName || name == columnsName {
-            if name == dataName {
-                rowPosition = position(parser.startTagPosition)
-                if columns == nil { throw InputError("DATA row before COLUMNS", at: rowPosition) }
-            }
+        if name == dataName {
+            rowPosition = position(parser.startTagPosition)
+            if columns == nil { throw InputError("DATA row before COLUMNS", at: rowPosition) }
+            capturing = name
+            captureStart = parser.text.count
+            parser.capturesText = true
+        } else if name == columnsName {
+            // The buffer then holds the columns alone: rows read so far go with the earlier columns.
+            submit(parser, inBackground: false)
             capturing = name
             parser.clearText()
             parser.capturesText = true
@@ -96,7 +116,10 @@ final class RETSCompactHandler: RecordHandler {
             try checkReply(code: parser.attribute("ReplyCode"), text: parser.attribute("ReplyText"),
                            at: position(parser.startTagPosition), parser: parser)
         } else if name == delimiterName {
+            // Rows read so far were split with the delimiter they were read under.
+            submit(parser, inBackground: false)
             try readDelimiter(parser.attribute("value"), at: position(parser.startTagPosition))
+            batch?.layout.delimiter = delimiter
         } else if name == countName {
             if let records = parser.attribute("Records") {
                 DeclaredCount.read(records, written: { "COUNT Records=\(quoted($0))" },
@@ -115,9 +138,12 @@ final class RETSCompactHandler: RecordHandler {
             capturing = nil
             parser.capturesText = false
             if name == dataName {
-                emitRow(parser.text)
+                batch?.entries.append(RETSRowBatch.Entry(text: captureStart..<parser.text.count,
+                                                         position: rowPosition, ordinal: rows))
+                rows += 1
             } else {
                 readColumns(parser.text)
+                parser.clearText()
             }
         } else if open.isEmpty {
             if let reply = errorReply {
@@ -132,6 +158,7 @@ final class RETSCompactHandler: RecordHandler {
     }
 
     func finish(_ parser: XMLPushParser) throws {
+        submit(parser, inBackground: false)
         if rows == 0 && !noRecordsReply {
             report.noRecords = columns == nil ? "no COLUMNS and no DATA rows in this RETS reply" : "no DATA rows"
         }
@@ -153,6 +180,7 @@ final class RETSCompactHandler: RecordHandler {
         default:
             // Read on to the end of the reply: servers explain errors in its body (20203 lists the valid classes).
             errorReply = (code, text, position)
+            submit(parser, inBackground: false)
             parser.clearText()
             parser.capturesText = true
         }
@@ -183,7 +211,9 @@ final class RETSCompactHandler: RecordHandler {
             DelimitedText.string(text, DelimitedText.trimmed(text, $0) { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D })
         }
         columns = names
-        multiValued = names.map { settings.multiValueColumns.contains($0) }
+        batch = RETSRowBatch(layout: RETSRowBatch.Layout(
+            columns: names, multiValued: names.map { settings.multiValueColumns.contains($0) },
+            delimiter: delimiter, leading: framing.leading, trailing: framing.trailing))
     }
 
     // MARK: - Rows
@@ -194,40 +224,18 @@ final class RETSCompactHandler: RecordHandler {
         return DelimitedText.trimmed(text, text.indices) { ($0 == 0x0A || $0 == 0x0D) && $0 != delimiter }
     }
 
-    private func emitRow(_ text: [UInt8]) {
-        guard let columns else { return }
-        defer { rows += 1 }
-        var fields = DelimitedText.fields(text, rowRange(text), delimiter: delimiter)
-        // Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when
-        // that end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
-        if framing.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
-        if framing.trailing && fields.count > 1 && fields.last!.isEmpty { fields.removeLast() }
-        var raw: [RawField] = []
-        raw.reserveCapacity(columns.count)
-        for (index, range) in fields.enumerated() {
-            let key = index < columns.count ? columns[index] : "_extra_value_\(index - columns.count + 1)"
-            if index < columns.count && multiValued[index] {
-                appendMultiValue(key: key, text, range, to: &raw)
-            } else {
-                raw.append(RawField(key, DelimitedText.string(text, range)))
-            }
+    /// Hands the rows read so far to the converter: to its worker thread, or converted right here (and every
+    /// earlier batch completed) when `inBackground` is false. The open row's text stays with the parser.
+    private func submit(_ parser: XMLPushParser, inBackground: Bool) {
+        guard var full = batch, !full.entries.isEmpty else {
+            if !inBackground { converter.complete() }
+            return
         }
-        let defect = fields.count == columns.count
-            ? nil : "DATA row has \(fields.count) fields but COLUMNS has \(columns.count)"
-        records.append(RawRecord(fields: raw, position: rowPosition, ordinal: rows, defect: defect))
-    }
-
-    /// A comma-joined lookup field as repeated keys (parts trimmed, empty parts dropped; all empty: one "").
-    private func appendMultiValue(key: String, _ text: [UInt8], _ range: Range<Int>, to raw: inout [RawField]) {
-        var appended = false
-        DelimitedText.forEachField(text, range, delimiter: [UInt8(ascii: ",")]) { part in
-            let trimmed = DelimitedText.trimmed(text, part, DelimitedText.isWhitespace)
-            if !trimmed.isEmpty {
-                raw.append(RawField(key, DelimitedText.string(text, trimmed)))
-                appended = true
-            }
-        }
-        if !appended { raw.append(RawField(key, "")) }
+        let keep = capturing == dataName ? captureStart : parser.text.count
+        full.bytes = parser.takeText(keepingFrom: keep)
+        batch = full.emptied()
+        if capturing == dataName { captureStart -= keep }
+        converter.submit(full, count: full.entries.count, inBackground: inBackground)
     }
 
     private func position(_ place: (line: Int, column: Int)) -> SourcePosition {
