@@ -16,6 +16,14 @@ enum ParseFixture {
     /// Feeds `bytes` in `chunk`-byte pieces (nil: whole), taking records after each piece; source is `source`.
     static func read(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
                      chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
+        let fed = try feed(bytes, settings: settings, source: source, mapping: mapping, chunk: chunk)
+        return (fed.records, fed.report)
+    }
+
+    /// `read`, also counting the records taken before the reader was finished (the ones that did not wait for the
+    /// end of the input).
+    static func feed(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
+                     chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport, beforeEnd: Int) {
         var mapping = mapping
         if mapping == nil, case .triples = settings.format { mapping = servletKey }
         let reader = makeRecordReader(settings: settings, source: source, mapping: mapping)
@@ -27,9 +35,10 @@ enum ParseFixture {
             records += reader.takeRecords()
             offset += size
         }
+        let beforeEnd = records.count
         try reader.finish()
         records += reader.takeRecords()
-        return (records, reader.report)
+        return (records, reader.report, beforeEnd)
     }
 
     static func read(_ name: String, _ settings: ParseSettings, mapping: Mapping? = nil,
