@@ -222,7 +222,8 @@ enum MergeStatements {
             UPDATE listings l
             SET standard_status = 'Withdrawn', off_market_at = now(),
                 off_market_as_of = coalesce(g.modification_timestamp, $3::timestamptz), last_changed_run = $2
-            WHERE l.source = $1 AND l.listing_id = ANY (ARRAY(SELECT listing_id FROM gone))
+            FROM gone g
+            WHERE l.source = $1 AND l.listing_id = g.listing_id
             RETURNING l.listing_id
         ),
         history AS (
