@@ -39,6 +39,11 @@ enum DelimitedText {
         return lower..<upper
     }
 
+    /// A RETS row's `range` without the line breaks at either end (unless `delimiter` is one).
+    static func row(_ bytes: [UInt8], _ range: Range<Int>, delimiter: UInt8) -> Range<Int> {
+        trimmed(bytes, range) { ($0 == 0x0A || $0 == 0x0D) && $0 != delimiter }
+    }
+
     /// XML whitespace: space, tab, CR, LF.
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

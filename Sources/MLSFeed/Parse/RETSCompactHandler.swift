@@ -203,7 +203,8 @@ final class RETSCompactHandler: RecordHandler {
     }
 
     private func readColumns(_ text: [UInt8]) {
-        var fields = DelimitedText.fields(text, rowRange(text), delimiter: delimiter)
+        var fields = DelimitedText.fields(text, DelimitedText.row(text, text.indices, delimiter: delimiter[0]),
+                                          delimiter: delimiter)
         framing = (fields.count > 1 && fields.first!.isEmpty, fields.count > 1 && fields.last!.isEmpty)
         if framing.leading { fields.removeFirst() }
         if framing.trailing && fields.count > 1 { fields.removeLast() }
@@ -217,12 +218,6 @@ final class RETSCompactHandler: RecordHandler {
     }
 
     // MARK: - Rows
-
-    /// The row text without surrounding line ends (unless the delimiter is one).
-    private func rowRange(_ text: [UInt8]) -> Range<Int> {
-        let delimiter = self.delimiter[0]
-        return DelimitedText.trimmed(text, text.indices) { ($0 == 0x0A || $0 == 0x0D) && $0 != delimiter }
-    }
 
     /// Hands the rows read so far to the converter: to its worker thread, or converted right here (and every
     /// earlier batch completed) when `inBackground` is false. The open row's text stays with the parser.

@@ -46,7 +46,8 @@ struct RETSRowBatch: Sendable {
         let columns = layout.columns
         for index in range {
             let entry = entries[index]
-            var fields = DelimitedText.fields(bytes, rowRange(entry.text), delimiter: layout.delimiter)
+            let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
+            var fields = DelimitedText.fields(bytes, row, delimiter: layout.delimiter)
             // Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when
             // that end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
             if layout.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
@@ -67,12 +68,6 @@ struct RETSRowBatch: Sendable {
             records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, defect: defect))
         }
         return records
-    }
-
-    /// A row's text without its line breaks at either end (unless the delimiter is one).
-    private func rowRange(_ text: Range<Int>) -> Range<Int> {
-        let delimiter = layout.delimiter[0]
-        return DelimitedText.trimmed(bytes, text) { ($0 == 0x0A || $0 == 0x0D) && $0 != delimiter }
     }
 
     /// A comma-joined lookup field as repeated keys (parts trimmed, empty parts dropped; all empty: one "").
