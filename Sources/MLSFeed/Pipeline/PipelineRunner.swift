@@ -393,8 +393,6 @@ public final class PipelineRunner: @unchecked Sendable {
                                                  unitName: Self.name(of: unit), state: state, feedback: feedback,
                                                  cancellation: control.cancellation))
         let validateInOrder = config.stage("validate").workers == 1
-        let dedupe = DedupeStage(deduper: Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold),
-                                 state: state, sampleLimit: options.sampleRejects, dryRun: options.dryRun)
         let load = UncheckedBox(LoadStage(sink: sink, batchSize: config.stage("load").batchSize))
 
         spawn(FetchStage.name, group: group, control: control, done: chunks.producerFinished) {
@@ -417,8 +415,13 @@ public final class PipelineRunner: @unchecked Sendable {
                 try StageDriver.run(&stage, from: coerced, to: validated, numbering: .keepInput, control: control)
             }
         }
+        let (window, hold) = (config.dedupeWindow, config.dedupeHold)
+        let (sampleLimit, dryRun) = (options.sampleRejects, options.dryRun)
         spawn(DedupeStage.name, group: group, control: control, done: deduped.producerFinished) {
-            var stage = dedupe
+            // Made here, on its own thread, so the window has one owner: a stage captured by this closure and
+            // copied out would share the window's storage, and its first insert would copy it whole (10 MB).
+            var stage = DedupeStage(deduper: Deduper(windowCapacity: window, hold: hold), state: state,
+                                    sampleLimit: sampleLimit, dryRun: dryRun)
             try StageDriver.run(&stage, from: validated, to: deduped, numbering: .own, control: control)
         }
         spawn(LoadStage.name, group: group, control: control, done: {}) {

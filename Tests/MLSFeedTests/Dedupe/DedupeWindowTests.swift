@@ -1,5 +1,6 @@
 import Testing
 @testable import MLSFeed
+@testable import MLSFeedFixtures
 
 @Suite struct DedupeWindowTests {
     @Test func newerTimestampWinsInEitherOrder() {
@@ -63,6 +64,48 @@ import Testing
         #expect(DedupeWindow.wins("2020-01-01T00:00:00Z", 0, over: nil, 5))
         #expect(!DedupeWindow.wins(nil, 9, over: "2020-01-01T00:00:00Z", 5))
         #expect(DedupeWindow.wins(nil, 9, over: nil, 5))
+    }
+
+    /// The window against a plain model (a list of keys by last arrival) on random feeds: same decisions, same counts.
+    @Test(arguments: [1, 2, 3, 7, 31, 64, 200])  // 31: 32 keys in 64 slots, so runs of slots wrap the end
+    func decidesAsTheModelDoes(capacity: Int) {
+        var random = FixtureRandom(seed: UInt64(capacity))
+        var window = DedupeWindow(capacity: capacity)
+        var model: [(key: String, instant: Int, ordinal: Int)] = []
+        for ordinal in 0..<20_000 {
+            let key = "L\(random.next() % UInt64(capacity * 3 + 2))"
+            let second = Int(random.next() % 4)
+            let timestamp = random.next() % 8 == 0 ? nil : "2026-11-01T00:00:0\(second)Z"
+            let instant = timestamp == nil ? -1 : second
+            let expected: DedupeWindow.Decision
+            if let at = model.firstIndex(where: { $0.key == key }) {
+                let kept = model[at]
+                if instant != kept.instant ? instant > kept.instant : ordinal > kept.ordinal {
+                    model.remove(at: at)
+                    model.append((key, instant, ordinal))
+                    expected = .supersede
+                } else {
+                    expected = .drop
+                }
+            } else {
+                model.append((key, instant, ordinal))
+                if model.count > capacity { model.removeFirst() }
+                expected = .keep
+            }
+            #expect(window.offer(key: key, timestamp: timestamp, ordinal: ordinal) == expected, "record \(ordinal)")
+        }
+        #expect(window.storedEntries <= capacity + capacity / 4 + 16)
+    }
+
+    /// One key superseded a million times (no eviction ever runs) keeps the stored entries bounded.
+    @Test func supersedesDoNotGrowTheStorage() {
+        var window = DedupeWindow(capacity: 1_000)
+        _ = window.offer(key: "first", timestamp: nil, ordinal: 0)
+        for ordinal in 1...1_000_000 {
+            #expect(window.offer(key: "again", timestamp: nil, ordinal: ordinal) == (ordinal == 1 ? .keep : .supersede))
+        }
+        #expect(window.storedEntries <= 1_266)
+        #expect(window.offer(key: "first", timestamp: nil, ordinal: 1_000_001) == .supersede)
     }
 
     @Test func memoryIsBoundedByCapacity() {
