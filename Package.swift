@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
+        .systemLibrary(name: "CMalloc"),  // glibc's <malloc.h>: the CLI's MallocArenas only
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),
@@ -35,7 +36,7 @@ let package = Package(
         // Deterministic synthetic feeds and their truth files (`mlsfeed fixtures generate`, tests, benchmarks).
         .target(name: "MLSFeedFixtures", dependencies: ["MLSFeed"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "MLSFeedFixtures", "Postgres", "EmbeddedPostgres",
-                                                          "YAMLConfig"]),
+                                                          "YAMLConfig", "CMalloc"]),
 
         .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], resources: [.copy("Fixtures")]),
         // Throwaway PostgreSQL cluster and fresh databases for the test targets (never linked into the tool).
