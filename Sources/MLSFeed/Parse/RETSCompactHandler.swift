@@ -14,7 +14,8 @@ import XMLStream
 ///
 /// The parser thread only gathers the rows' texts, one after the other in the parser's text buffer, which becomes a
 /// `RETSRowBatch` without a copy; splitting them into fields happens in `BatchConverter`, on a second thread for big
-/// batches, as for triples.
+/// batches, as for triples. In a database run the rows are fingerprinted there too, and the unchanged copies of
+/// stored listings recognised (`RETSRowBatch.convert`).
 final class RETSCompactHandler: RecordHandler {
     /// Entries (or buffered bytes) at which a batch of rows goes to the worker thread.
     static let batchEntries = 512
@@ -29,6 +30,7 @@ final class RETSCompactHandler: RecordHandler {
 
     private let settings: RETSSettings
     private let source: String
+    private let recognizer: RawRecognizer?
 
     private var retsName: XMLName?
     private var statusName: XMLName?
@@ -54,9 +56,10 @@ final class RETSCompactHandler: RecordHandler {
     /// The longest part of an error reply's body text kept in the message.
     private static let bodyLimit = 500
 
-    init(settings: RETSSettings, source: String) {
+    init(settings: RETSSettings, source: String, recognizer: RawRecognizer? = nil) {
         self.settings = settings
         self.source = source
+        self.recognizer = recognizer
     }
 
     func takeRecords() -> [RawRecord] {
@@ -214,7 +217,8 @@ final class RETSCompactHandler: RecordHandler {
         columns = names
         batch = RETSRowBatch(layout: RETSRowBatch.Layout(
             columns: names, multiValued: names.map { settings.multiValueColumns.contains($0) },
-            delimiter: delimiter, leading: framing.leading, trailing: framing.trailing))
+            needed: names.map { recognizer?.neededKeys.contains($0) ?? false },
+            delimiter: delimiter, leading: framing.leading, trailing: framing.trailing), recognizer: recognizer)
     }
 
     // MARK: - Rows

@@ -16,6 +16,8 @@ struct RETSRowBatch: Sendable {
         var columns: [String]
         /// Per column: a multi-value lookup (comma-joined parts become repeated keys).
         var multiValued: [Bool]
+        /// Per column: whether a recognised (stored) row still needs it (`RawRecognizer.neededKeys`).
+        var needed: [Bool]
         var delimiter: [UInt8]
         /// Whether `COLUMNS` began and ended with the delimiter (rows are read the same way).
         var leading: Bool
@@ -25,14 +27,17 @@ struct RETSRowBatch: Sendable {
     var bytes: [UInt8] = []
     var entries: [Entry] = []
     var layout: Layout
+    /// Fingerprints every row and recognises stored listings (database runs).
+    var recognizer: RawRecognizer?
 
-    init(layout: Layout) {
+    init(layout: Layout, recognizer: RawRecognizer?) {
         self.layout = layout
+        self.recognizer = recognizer
     }
 
     /// An empty batch with the same layout (and room for as much as this one held).
     func emptied() -> RETSRowBatch {
-        var next = RETSRowBatch(layout: layout)
+        var next = RETSRowBatch(layout: layout, recognizer: recognizer)
         next.bytes.reserveCapacity(bytes.count)
         next.entries.reserveCapacity(entries.count)
         return next
@@ -40,10 +45,14 @@ struct RETSRowBatch: Sendable {
 
     /// The records of `entries[range]`: a row with more or fewer fields than `COLUMNS` is a `defect` record, its
     /// surplus values under `_extra_value_1`, `_extra_value_2`, ...
+    ///
+    /// With a `recognizer`, each whole row is fingerprinted from its bytes; a row that is an unchanged copy of a
+    /// stored listing keeps only the fields the recognizer needs, so most of a reload's values never become Strings.
     func convert(_ range: Range<Int>) -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(range.count)
         let columns = layout.columns
+        let stored = recognizer?.stored
         for index in range {
             let entry = entries[index]
             let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
@@ -52,34 +61,62 @@ struct RETSRowBatch: Sendable {
             // that end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
             if layout.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
             if layout.trailing && fields.count > 1 && fields.last!.isEmpty { fields.removeLast() }
-            var raw: [RawField] = []
-            raw.reserveCapacity(columns.count)
-            for (position, range) in fields.enumerated() {
-                let key = position < columns.count ? columns[position]
-                    : "_extra_value_\(position - columns.count + 1)"
-                if position < columns.count && layout.multiValued[position] {
-                    appendMultiValue(key: key, range, to: &raw)
-                } else {
-                    raw.append(RawField(key, DelimitedText.string(bytes, range)))
+            guard fields.count == columns.count else {
+                var raw: [RawField] = []
+                forEachField(fields) { raw.append(RawField($0, DelimitedText.string(bytes, $2))) }
+                let defect = "DATA row has \(fields.count) fields but COLUMNS has \(columns.count)"
+                records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, defect: defect))
+                continue
+            }
+            var rawHash: UInt64?
+            if let recognizer, let stored {
+                var hash = RawHash.Fields(seed: recognizer.hash.seed)
+                bytes.withUnsafeBytes { buffer in
+                    forEachField(fields) { hash.add(key: $0, value: UnsafeRawBufferPointer(rebasing: buffer[$2])) }
+                }
+                let fingerprint = hash.finalize()
+                rawHash = fingerprint
+                if let copy = stored.lookup(fingerprint) {
+                    var raw: [RawField] = []
+                    forEachField(fields) { key, column, value in
+                        if layout.needed[column] { raw.append(RawField(key, DelimitedText.string(bytes, value))) }
+                    }
+                    records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal,
+                                             rawHash: fingerprint, stored: copy))
+                    continue
                 }
             }
-            let defect = fields.count == columns.count
-                ? nil : "DATA row has \(fields.count) fields but COLUMNS has \(columns.count)"
-            records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, defect: defect))
+            var raw: [RawField] = []
+            raw.reserveCapacity(columns.count)
+            forEachField(fields) { raw.append(RawField($0, DelimitedText.string(bytes, $2))) }
+            records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, rawHash: rawHash))
         }
         return records
     }
 
-    /// A comma-joined lookup field as repeated keys (parts trimmed, empty parts dropped; all empty: one "").
-    private func appendMultiValue(key: String, _ range: Range<Int>, to raw: inout [RawField]) {
-        var appended = false
-        DelimitedText.forEachField(bytes, range, delimiter: [UInt8(ascii: ",")]) { part in
-            let trimmed = DelimitedText.trimmed(bytes, part, DelimitedText.isWhitespace)
-            if !trimmed.isEmpty {
-                raw.append(RawField(key, DelimitedText.string(bytes, trimmed)))
-                appended = true
+    /// Calls `body` with each raw field of a row's `fields` in order: its key, its column (`columns.count` and up
+    /// for surplus values) and its value's bytes. A multi-value column gives one field per comma-joined part
+    /// (trimmed, empty parts dropped; when all are empty, one empty field).
+    private func forEachField(_ fields: [Range<Int>], _ body: (String, Int, Range<Int>) -> Void) {
+        let columns = layout.columns
+        for (column, range) in fields.enumerated() {
+            guard column < columns.count else {
+                body("_extra_value_\(column - columns.count + 1)", column, range)
+                continue
             }
+            guard layout.multiValued[column] else {
+                body(columns[column], column, range)
+                continue
+            }
+            var appended = false
+            DelimitedText.forEachField(bytes, range, delimiter: [UInt8(ascii: ",")]) { part in
+                let trimmed = DelimitedText.trimmed(bytes, part, DelimitedText.isWhitespace)
+                if !trimmed.isEmpty {
+                    body(columns[column], column, trimmed)
+                    appended = true
+                }
+            }
+            if !appended { body(columns[column], column, range.lowerBound..<range.lowerBound) }
         }
-        if !appended { raw.append(RawField(key, "")) }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// A reader for `settings.format`; `source` (file name, URL or `-`) names the input in positions and messages.
 /// Structured formats read the values `mapping`'s paths name (without one, everything goes to `extra`).
-/// With a `recognizer`, triples records get their raw fingerprint and stored listings are recognised while
-/// splitting (the other formats leave that to the normalizer, which has their fields).
+/// With a `recognizer`, triples and RETS COMPACT records get their raw fingerprint and stored listings are
+/// recognised while splitting (the structured formats leave that to the normalizer, which has their fields).
 package func makeRecordReader(settings: ParseSettings, source: String, mapping: Mapping? = nil,
                              recognizer: RawRecognizer? = nil) -> RecordReader {
     let handler: any RecordHandler
@@ -14,7 +14,8 @@ package func makeRecordReader(settings: ParseSettings, source: String, mapping: 
         // The mapping says which key holds the MLS number (messages name it); without one (bench-parse) none does.
         handler = TriplesHandler(settings: triples, source: source, keySources: mapping?.keySources ?? [],
                                  recognizer: recognizer)
-    case .retsCompact(let rets): handler = RETSCompactHandler(settings: rets, source: source)
+    case .retsCompact(let rets):
+        handler = RETSCompactHandler(settings: rets, source: source, recognizer: recognizer)
     case .xml(let xml):
         handler = StructuredXMLHandler(settings: xml, mapping: mapping ?? Mapping(entity: .listing, fields: []),
                                        source: source)

@@ -53,6 +53,20 @@ package struct RawHash: Sendable {
         return hash.finalize64()
     }
 
+    /// A record's fingerprint fed one field at a time from the feed's bytes, equal to `of(_:)` of the same fields
+    /// (RETS rows are fingerprinted before, and mostly instead of, being split into Strings).
+    struct Fields {
+        private var hash = ContentHash()
+
+        init(seed: UInt64) { hash.mix(seed) }
+
+        mutating func add(key: String, value: UnsafeRawBufferPointer) {
+            RawHash.mix(key: key, value: value, into: &hash)
+        }
+
+        func finalize() -> UInt64 { hash.finalize64() }
+    }
+
     /// A record with whatever it holds besides fields: a structured record's unmapped content and repeated
     /// elements count too.
     package func of(_ record: RawRecord) -> UInt64 {
@@ -73,11 +87,17 @@ package struct RawHash: Sendable {
 
     private static func mix(_ fields: [RawField], into hash: inout ContentHash) {
         for field in fields {
-            hash.update(field.key)
-            hash.separator()
-            hash.update(field.value)
-            hash.separator()
+            var value = field.value
+            value.withUTF8 { mix(key: field.key, value: UnsafeRawBufferPointer($0), into: &hash) }
         }
+    }
+
+    /// One field: the only definition of how a field counts in a fingerprint.
+    private static func mix(key: String, value: UnsafeRawBufferPointer, into hash: inout ContentHash) {
+        hash.update(key)
+        hash.separator()
+        hash.update(value)
+        hash.separator()
     }
 }
 

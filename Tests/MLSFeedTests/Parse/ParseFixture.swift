@@ -15,18 +15,21 @@ enum ParseFixture {
 
     /// Feeds `bytes` in `chunk`-byte pieces (nil: whole), taking records after each piece; source is `source`.
     static func read(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
-                     chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport) {
-        let fed = try feed(bytes, settings: settings, source: source, mapping: mapping, chunk: chunk)
+                     chunk: Int? = nil,
+                     recognizer: RawRecognizer? = nil) throws -> (records: [RawRecord], report: ParseReport) {
+        let fed = try feed(bytes, settings: settings, source: source, mapping: mapping, chunk: chunk,
+                           recognizer: recognizer)
         return (fed.records, fed.report)
     }
 
     /// `read`, also counting the records taken before the reader was finished (the ones that did not wait for the
     /// end of the input).
     static func feed(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
-                     chunk: Int? = nil) throws -> (records: [RawRecord], report: ParseReport, beforeEnd: Int) {
+                     chunk: Int? = nil, recognizer: RawRecognizer? = nil) throws
+        -> (records: [RawRecord], report: ParseReport, beforeEnd: Int) {
         var mapping = mapping
         if mapping == nil, case .triples = settings.format { mapping = servletKey }
-        let reader = makeRecordReader(settings: settings, source: source, mapping: mapping)
+        let reader = makeRecordReader(settings: settings, source: source, mapping: mapping, recognizer: recognizer)
         var records: [RawRecord] = []
         let size = max(1, chunk ?? bytes.count)
         var offset = 0
