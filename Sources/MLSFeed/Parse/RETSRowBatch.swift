@@ -53,10 +53,13 @@ struct RETSRowBatch: Sendable {
         records.reserveCapacity(range.count)
         let columns = layout.columns
         let stored = recognizer?.stored
+        var recent = RecentValues()
+        var fields: [Range<Int>] = []  // one row's field ranges, reused from row to row
         for index in range {
             let entry = entries[index]
             let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
-            var fields = DelimitedText.fields(bytes, row, delimiter: layout.delimiter)
+            fields.removeAll(keepingCapacity: true)
+            DelimitedText.forEachField(bytes, row, delimiter: layout.delimiter) { fields.append($0) }
             // Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when
             // that end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
             if layout.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
@@ -88,7 +91,7 @@ struct RETSRowBatch: Sendable {
             }
             var raw: [RawField] = []
             raw.reserveCapacity(columns.count)
-            forEachField(fields) { raw.append(RawField($0, DelimitedText.string(bytes, $2))) }
+            forEachField(fields) { raw.append(RawField($0, recent.string(bytes, $2, position: raw.count))) }
             records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, rawHash: rawHash))
         }
         return records

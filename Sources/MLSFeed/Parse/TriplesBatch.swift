@@ -70,9 +70,7 @@ struct TriplesBatch: Sendable {
     func convert(_ range: Range<Int>) -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(range.count)
-        // The last long value seen at each field position: feeds repeat office names, agents, timestamps, ...
-        // and a repeated value then shares one String instead of allocating (and later freeing) another.
-        var recent: [(range: Range<Int>, value: String)] = []
+        var recent = RecentValues()
         let stored = recognizer?.stored
         for index in range {
             let entry = entries[index]
@@ -98,19 +96,8 @@ struct TriplesBatch: Sendable {
             var fields: [RawField] = []
             fields.reserveCapacity(keys.count)
             var count = 0
-            if recent.count < keys.count {
-                recent += repeatElement((range: 0..<0, value: ""), count: keys.count - recent.count)
-            }
             DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
-                let value: String
-                if range.count <= 15 || count >= recent.count {
-                    value = DelimitedText.string(bytes, range)  // small strings live inline: nothing to share
-                } else if range.count == recent[count].range.count && bytes[range] == bytes[recent[count].range] {
-                    value = recent[count].value
-                } else {
-                    value = DelimitedText.string(bytes, range)
-                    recent[count] = (range, value)
-                }
+                let value = recent.string(bytes, range, position: count)
                 if count < keys.count {
                     fields.append(RawField(keys[count], value))
                 } else {
