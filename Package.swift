@@ -17,7 +17,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
-        .systemLibrary(name: "CMalloc"),  // glibc's <malloc.h>: the CLI's MallocArenas only
+        .systemLibrary(name: "CMalloc"),  // glibc's <malloc.h>: the CLI's MallocTuning only
 
         // Thin safe wrappers: the only importers of their C modules.
         .target(name: "XMLStream", dependencies: ["CLibXML2"]),

@@ -42,7 +42,7 @@ func printError(_ text: String) {
 }
 
 func main() -> Int32 {
-    MallocArenas.limit()
+    MallocTuning.apply()
     Signals.shared.install()
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {
