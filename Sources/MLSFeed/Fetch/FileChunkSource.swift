@@ -37,19 +37,34 @@ final class FileChunkSource: ChunkSource {
         if ownsHandle { try? handle.close() }
     }
 
+    /// The next `chunkSize` bytes (fewer only at the end), read straight into the chunk: no `Data` in between,
+    /// so a chunk is one allocation, not two and a copy.
     func next() throws -> [UInt8]? {
         guard digest == nil else { return nil }
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: chunkSize)
-        } catch {
-            throw FetchError("\(location): read failed: \(error.localizedDescription)")
+        let descriptor = handle.fileDescriptor
+        let size = chunkSize
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let n = read(descriptor, buffer.baseAddress! + count, size - count)
+                if n > 0 {
+                    count += n
+                } else if n == 0 {
+                    break
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
         }
-        guard let data, !data.isEmpty else {
+        if failure != 0 {
+            throw FetchError("\(location): read failed: \(String(cString: strerror(failure)))")
+        }
+        guard !bytes.isEmpty else {
             digest = hasher.finalizeHex()
             return nil
         }
-        let bytes = [UInt8](data)
         hasher.update(bytes)
         bytesRead += Int64(bytes.count)
         return bytes

@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import Glibc
 import MLSFeed
 import Testing
 
@@ -77,6 +78,37 @@ extension FetchTests {
             #expect(bytes == [UInt8](plain))
             #expect(chunks.dropLast().allSatisfy { $0 == Fetcher.chunkSize })
             #expect(chunks.count == (plain.count + Fetcher.chunkSize - 1) / Fetcher.chunkSize)
+        }
+
+        /// A pipe gives its bytes in short reads (a FIFO written 4,099 bytes at a time): the chunks still come out
+        /// whole, and the identity counts and hashes every byte.
+        @Test func pipeIsReadInWholeChunks() throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlsfeed-fifo-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let fifo = dir.appendingPathComponent("feed.xml").path
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let plain = [UInt8](FetchServer.makeBigFeed())
+            let writer = Thread {
+                let descriptor = Glibc.open(fifo, O_WRONLY)
+                var offset = 0
+                while descriptor >= 0 && offset < plain.count {
+                    let n = plain[offset..<min(plain.count, offset + 4_099)].withUnsafeBytes {
+                        write(descriptor, $0.baseAddress, $0.count)
+                    }
+                    if n <= 0 { break }
+                    offset += n
+                }
+                close(descriptor)
+            }
+            writer.start()
+            let source = try open(fifo)
+            let (bytes, chunks) = try drain(source)
+            #expect(bytes == plain)
+            #expect(chunks.dropLast().allSatisfy { $0 == Fetcher.chunkSize })
+            #expect(chunks.count == (plain.count + Fetcher.chunkSize - 1) / Fetcher.chunkSize)
+            #expect(source.identity == InputIdentity(location: fifo, bytes: Int64(plain.count),
+                                                     sha256: SHA256.hex(plain)))
         }
 
         @Test func missingFileFails() {
