@@ -141,7 +141,21 @@ package enum JSONText {
     }
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string literal (no quotes around them).
+    ///
+    /// Bytes that are not UTF-8 (libxml2 passes a CDATA section through as it was read, even after an encoding
+    /// error) become U+FFFD, as they do in a `String` of them, so the JSON stays valid.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if bytes.contains(where: { $0 >= 0x80 }) {
+            var text = String(decoding: bytes, as: UTF8.self)
+            if text.utf8.count != bytes.count || !text.utf8.elementsEqual(bytes) {
+                return text.withUTF8 { appendValid($0, to: &out) }
+            }
+        }
+        appendValid(bytes, to: &out)
+    }
+
+    /// `appendEscaped` of bytes known to be UTF-8.
+    private static func appendValid(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var start = 0
         for i in bytes.indices {
             let b = bytes[i]

@@ -10,6 +10,18 @@ import Testing
         #expect(JSONText.string(raw) == expected)
     }
 
+    /// Bytes that are not UTF-8 (a CDATA section libxml2 passed through after an encoding error; found by the
+    /// xml-plain fuzz target) become U+FFFD: the text stays a JSON string that parses.
+    @Test(arguments: [
+        ([0x61, 0xC2, 0x9D, 0xC1, 0x9D, 0x62] as [UInt8], "a\u{9D}\u{FFFD}\u{FFFD}b"),
+        ([0xFF, 0x22], "\u{FFFD}\\\""), ([0xE6, 0x9D], "\u{FFFD}"), ([0xC3, 0xA9, 0x80], "é\u{FFFD}"),
+    ])
+    func bytesThatAreNotUTF8BecomeReplacementCharacters(bytes: [UInt8], expected: String) {
+        var out: [UInt8] = []
+        bytes.withUnsafeBufferPointer { JSONText.appendEscaped($0, to: &out) }
+        #expect(String(validating: out, as: UTF8.self) == expected)
+    }
+
     @Test func objectKeepsOrderAndGroupsRepeats() {
         let fields = [RawField("pool", "Y"), RawField("view", "Ocean"), RawField("view", "City"), RawField("apn", "1")]
         #expect(JSONText.object(fields) == #"{"pool":"Y","view":["Ocean","City"],"apn":"1"}"#)

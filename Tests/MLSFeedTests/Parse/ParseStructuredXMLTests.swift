@@ -26,6 +26,18 @@ import Testing
         #expect(records.map(\.place) == ["3:3", "4:3"])
     }
 
+    /// A CDATA section with bytes that are not UTF-8 (libxml2 passes them through): `extra` is still JSON, the bad
+    /// bytes U+FFFD (found by the xml-plain fuzz target).
+    @Test func cdataThatIsNotUTF8StillGivesJSON() throws {
+        let xml = Array(#"<?xml version="1.0" encoding="UTF-8"?><listings><listing><remarks><![CDATA[a "#.utf8)
+            + [0xC2, 0x9D, 0xC1, 0x9D] + Array("old]]></remarks></listing></listings>".utf8)
+        let (records, _) = try ParseFixture.read(xml, settings: ParseFixture.xml, source: "bad.xml")
+        try #require(records.count == 1)
+        let json = try #require(records[0].extraJSON)
+        let object = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
+        #expect(object?["remarks"] as? String == "a \u{9D}\u{FFFD}\u{FFFD}old")
+    }
+
     @Test func unmappedContentKeepsItsShape() throws {
         let mapping = Self.mapping([("listing_id", ["ListingId"]), ("list_price", ["ListPrice"]),
                                     ("public_remarks", ["Remarks"])])
