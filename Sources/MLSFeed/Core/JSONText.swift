@@ -145,13 +145,25 @@ package enum JSONText {
     /// Bytes that are not UTF-8 (libxml2 passes a CDATA section through as it was read, even after an encoding
     /// error) become U+FFFD, as they do in a `String` of them, so the JSON stays valid.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if bytes.contains(where: { $0 >= 0x80 }) {
+        guard isUTF8(bytes) else {
             var text = String(decoding: bytes, as: UTF8.self)
-            if text.utf8.count != bytes.count || !text.utf8.elementsEqual(bytes) {
-                return text.withUTF8 { appendValid($0, to: &out) }
-            }
+            return text.withUTF8 { appendValid($0, to: &out) }
         }
         appendValid(bytes, to: &out)
+    }
+
+    /// Whether `bytes` are UTF-8, checked by the standard library's decoder without making a String.
+    private static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return true }
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// `appendEscaped` of bytes known to be UTF-8.
