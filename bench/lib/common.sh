@@ -64,15 +64,20 @@ build_mlsfeed() {
         git -C "$repo" archive HEAD | tar -x -C "$out/src.new"
         python3 "$lib/sync_tree.py" "$out/src.new" "$out/src"
         rm -rf "$out/src.new"
-        log "swift build -c release --product mlsfeed (scratch bench/out/build; log $run_dir/build.log)"
-        swift build -c release --product mlsfeed --package-path "$out/src" --scratch-path "$out/build" \
-            > "$run_dir/build.log" 2>&1 \
+        log "scripts/build: release, static Swift runtime (scratch bench/out/build; log $run_dir/build.log)"
+        "$out/src/scripts/build" --package-path "$out/src" --scratch-path "$out/build" > "$run_dir/build.log" 2>&1 \
             || { tail -30 "$run_dir/build.log" >&2; die "build failed, see $run_dir/build.log"; }
-        B="$(swift build -c release --package-path "$out/src" --scratch-path "$out/build" --show-bin-path)/mlsfeed"
+        B="$("$out/src/scripts/build" --package-path "$out/src" --scratch-path "$out/build" --show-bin-path)/mlsfeed"
         pipeline="$out/src/pipelines/sample.yaml"
         echo "binary: built from HEAD $commit ($(git -C "$repo" log -1 --format=%s "$commit"))" > "$run_dir/build.txt"
     fi
     [ -x "$B" ] || die "mlsfeed binary not found at $B"
+    # The runtime's pages count in peak RSS: say whether it is linked in (scripts/build) or shared.
+    if ldd "$B" 2>/dev/null | grep -q libswiftCore; then
+        echo "Swift runtime: shared libraries" >> "$run_dir/build.txt"
+    else
+        echo "Swift runtime: linked in statically" >> "$run_dir/build.txt"
+    fi
     [ -f "$pipeline" ] || die "pipeline not found: $pipeline"
     echo "$commit" > "$run_dir/commit"
 }

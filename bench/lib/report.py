@@ -547,7 +547,8 @@ def run_info(run_dir):
     machine = dict(line.split("=", 1) for line in (read(os.path.join(run_dir, "machine.txt"), "") or "").splitlines()
                    if "=" in line)
     commit = (read(os.path.join(run_dir, "commit"), "?") or "?").strip()
-    return machine, commit, (read(os.path.join(run_dir, "build.txt"), "") or "").strip()
+    build = (read(os.path.join(run_dir, "build.txt"), "") or "").strip()
+    return machine, commit, "; ".join(build.splitlines())
 
 
 def report(run_dir):
