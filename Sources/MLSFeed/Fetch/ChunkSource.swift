@@ -2,7 +2,7 @@
 package protocol ChunkSource: AnyObject {
     /// Where the bytes come from, safe to print (credentials redacted).
     var location: String { get }
-    /// The next chunk (≈1 MiB), or nil at the end. Throws `FetchError` with a clear message.
+    /// The next chunk (`Fetcher.chunkSize`, 256 KiB), or nil at the end. Throws `FetchError` with a clear message.
     func next() throws -> [UInt8]?
     /// After the last chunk: bytes read (the compressed bytes for gzip), sha256 hex of the raw input, and for HTTP
     /// the ETag and Last-Modified.

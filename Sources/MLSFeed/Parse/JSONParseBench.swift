@@ -1,8 +1,8 @@
 import Foundation
 import JSONStream
 
-/// The JSON parse alone, for the benchmark against Python's `json` and `jq`: reads a file in 1 MiB chunks,
-/// counts events and records, keeps nothing.
+/// The JSON parse alone, for the benchmark against Python's `json` and `jq`: reads a file in chunks of the fetch
+/// stage's size, counts events and records, keeps nothing.
 ///
 /// A record is an object in the `value` array of an OData page, an object in a top-level array, or a top-level
 /// object that is not a page (JSON Lines). Several top-level values are accepted.
@@ -27,7 +27,7 @@ package enum JSONParseBench {
         }
         let counter = Counter(makeStrings: makeStrings)
         let parser = try JSONPushParser(delegate: counter, options: JSONStreamOptions(allowsMultipleValues: true))
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: Fetcher.chunkSize)
         do {
             while true {
                 let count = stream.read(&buffer, maxLength: buffer.count)

@@ -23,7 +23,8 @@ package func makeRecordReader(settings: ParseSettings, source: String, mapping: 
     return XMLRecordReader(handler: handler, settings: settings, source: source)
 }
 
-/// Parses the file at `path` (1 MiB chunks) and throws the records away: the parse stage alone, for benchmarks.
+/// Parses the file at `path` (in chunks of the fetch stage's size) and throws the records away: the parse stage
+/// alone, for benchmarks.
 /// Structured formats read the values `mapping`'s paths name, as in a run of the pipeline that has it.
 ///
 /// As in a real run, where the next stage consumes records on its own thread, the records are released off the
@@ -51,7 +52,7 @@ package func parseOnly(path: String, settings: ParseSettings,
     if stream.streamStatus == .error {
         throw InputError("cannot open for reading", at: SourcePosition(file: path, line: 1, column: 1))
     }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var buffer = [UInt8](repeating: 0, count: Fetcher.chunkSize)
     var records = 0
     while true {
         let count = stream.read(&buffer, maxLength: buffer.count)
