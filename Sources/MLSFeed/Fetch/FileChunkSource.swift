@@ -4,8 +4,8 @@ import Foundation
 /// A local file or standard input read in chunks, hashing the bytes as they pass.
 final class FileChunkSource: ChunkSource {
     let location: String
-    private let handle: FileHandle
-    private let ownsHandle: Bool
+    /// The open file, or 0 for standard input (which is not ours to close).
+    private let descriptor: Int32
     private let chunkSize: Int
     private var hasher = SHA256()
     private var bytesRead: Int64 = 0
@@ -16,32 +16,30 @@ final class FileChunkSource: ChunkSource {
         self.location = path
         self.chunkSize = chunkSize
         if path == "-" {
-            handle = FileHandle.standardInput
-            ownsHandle = false
+            descriptor = STDIN_FILENO
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw FetchError("\(path): no such file or directory")
             }
             guard !isDirectory.boolValue else { throw FetchError("\(path): is a directory, not a feed file") }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else {
                 throw FetchError("\(path): cannot open for reading (\(String(cString: strerror(errno))))")
             }
-            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-            ownsHandle = true
+            descriptor = opened
         }
     }
 
     deinit {
-        if ownsHandle { try? handle.close() }
+        if descriptor != STDIN_FILENO { close(descriptor) }
     }
 
     /// The next `chunkSize` bytes (fewer only at the end), read straight into the chunk: no `Data` in between,
     /// so a chunk is one allocation, not two and a copy.
     func next() throws -> [UInt8]? {
         guard digest == nil else { return nil }
-        let descriptor = handle.fileDescriptor
+        let descriptor = self.descriptor
         let size = chunkSize
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
