@@ -77,10 +77,19 @@ extension LoadSession {
         if let key = load.droppedKey {
             try data.execute("ALTER TABLE listings ADD CONSTRAINT \(key.name) \(key.definition)")
         }
+        // The table just grew from nothing: without statistics the planner takes it for a few hundred rows, and
+        // the repeats' merge below read the whole source into a hash (11 s of a 1M first load) instead of looking
+        // up each repeat by key; the next run's merge would plan the same way until autovacuum got to it. Only the
+        // columns the merges join and filter on (the wide text and jsonb ones cost most of a full ANALYZE;
+        // autovacuum does them later); the repeats change about 1% of the rows, the index builds none.
+        try data.execute("""
+            ANALYZE listings (source, listing_id, modification_timestamp, content_hash, raw_hash, off_market_at)
+            """)
         var insertedFromStaging = 0
         if stagedListings > 0 {
             try data.execute(StagingTables.resolveDuplicates(.listing))
             try data.execute("CREATE INDEX ON incoming_listings (listing_id)")
+            try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp)")
             try data.execute(MergeStatements.replaceWithLaterCopies, [options.source])
             insertedFromStaging = try data.execute(MergeStatements.insertNew(.listing),
                                                    [options.source, String(runID)]).affectedRows
@@ -89,11 +98,5 @@ extension LoadSession {
         result.duplicates = stagedListings - insertedFromStaging
         try TestPause.index.reach(connection: data)
         for index in load.droppedIndexes { try data.execute(index.definition) }
-        // The table just grew from nothing: without fresh statistics the next run's merge plans for a handful of
-        // rows (a scan of the whole source per join) until autovacuum gets to it. Only the columns the merge joins
-        // and filters on (the wide text and jsonb ones cost most of a full ANALYZE; autovacuum does them later).
-        try data.execute("""
-            ANALYZE listings (source, listing_id, modification_timestamp, content_hash, raw_hash, off_market_at)
-            """)
     }
 }
