@@ -4,8 +4,10 @@ import Foundation
 /// A local file or standard input read in chunks, hashing the bytes as they pass.
 final class FileChunkSource: ChunkSource {
     let location: String
-    /// The open file, or 0 for standard input (which is not ours to close).
+    /// The open file, or standard input.
     private let descriptor: Int32
+    /// Whether the descriptor is ours to close (not standard input's; a file opened while descriptor 0 was free is).
+    private let ownsDescriptor: Bool
     private let chunkSize: Int
     private var hasher = SHA256()
     private var bytesRead: Int64 = 0
@@ -17,6 +19,7 @@ final class FileChunkSource: ChunkSource {
         self.chunkSize = chunkSize
         if path == "-" {
             descriptor = STDIN_FILENO
+            ownsDescriptor = false
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -28,11 +31,12 @@ final class FileChunkSource: ChunkSource {
                 throw FetchError("\(path): cannot open for reading (\(String(cString: strerror(errno))))")
             }
             descriptor = opened
+            ownsDescriptor = true
         }
     }
 
     deinit {
-        if descriptor != STDIN_FILENO { close(descriptor) }
+        if ownsDescriptor { close(descriptor) }
     }
 
     /// The next `chunkSize` bytes (fewer only at the end), read straight into the chunk: no `Data` in between,
