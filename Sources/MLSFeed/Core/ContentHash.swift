@@ -42,9 +42,18 @@ struct ContentHash {
         b = (b << 13) | (b >> 51)
     }
 
+    /// The 32 lowercase hex digits of both lanes, made in one allocation (one per record: it shows in profiles).
     func finalize() -> String {
         let (x, y) = lanes()
-        return hex(x) + hex(y)
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for i in 0..<16 {
+                let shift = UInt64(60 - 4 * i)
+                buffer[i] = digits.utf8Start[Int((x >> shift) & 0xF)]
+                buffer[16 + i] = digits.utf8Start[Int((y >> shift) & 0xF)]
+            }
+            return 32
+        }
     }
 
     /// The 64-bit form (the first lane of `finalize`).
@@ -60,11 +69,6 @@ struct ContentHash {
         x ^= y >> 17
         y ^= x >> 31
         return (x, y)
-    }
-
-    private func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
     }
 }
 
