@@ -369,13 +369,11 @@ public final class PipelineRunner: @unchecked Sendable {
                               log: RunLog, runID: Int64?) {
         let chunks = BoundedQueue<Chunk>(capacity: config.stage("fetch").queueDepth)
         let raw = BoundedQueue<[RawRecord]>(capacity: config.stage("normalize").queueDepth)
-        let coerced = BoundedQueue<[CoercedRecord]>(capacity: config.stage("validate").queueDepth,
-                                                    producers: config.stage("normalize").workers)
         let validated = BoundedQueue<ValidatedBatch>(capacity: config.stage("dedupe").queueDepth,
                                                      producers: config.stage("validate").workers)
         let deduped = BoundedQueue<DedupedBatch>(capacity: config.stage("load").queueDepth)
         let feedback = PageFeedback()
-        for cancel in [chunks.cancel, raw.cancel, coerced.cancel, validated.cancel, deduped.cancel, feedback.cancel] {
+        for cancel in [chunks.cancel, raw.cancel, validated.cancel, deduped.cancel, feedback.cancel] {
             control.onCancel(cancel)
         }
         let group = DispatchGroup()
@@ -403,16 +401,32 @@ public final class PipelineRunner: @unchecked Sendable {
             var stage = parseStage.value
             try StageDriver.run(&stage, from: chunks, to: raw, numbering: .own, control: control)
         }
-        for _ in 0..<config.stage("normalize").workers {
-            spawn(NormalizeStage.name, group: group, control: control, done: coerced.producerFinished) {
-                var stage = NormalizeStage(normalizer: normalizer)
-                try StageDriver.run(&stage, from: raw, to: coerced, numbering: .keepInput, control: control)
+        let (normalizeWorkers, validateWorkers) = (config.stage("normalize").workers, config.stage("validate").workers)
+        if normalizeWorkers == validateWorkers {
+            // Each worker validates the batch it just normalized (`StageChain`).
+            for _ in 0..<normalizeWorkers {
+                spawn(NormalizeStage.name, group: group, control: control, done: validated.producerFinished) {
+                    var stage = StageChain(first: NormalizeStage(normalizer: normalizer),
+                                           second: ValidateStage(validator: validator,
+                                                                 agents: Validator.Agents(inOrder: validateInOrder)))
+                    try StageDriver.run(&stage, from: raw, to: validated, numbering: .keepInput, control: control)
+                }
             }
-        }
-        for _ in 0..<config.stage("validate").workers {
-            spawn(ValidateStage.name, group: group, control: control, done: validated.producerFinished) {
-                var stage = ValidateStage(validator: validator, agents: Validator.Agents(inOrder: validateInOrder))
-                try StageDriver.run(&stage, from: coerced, to: validated, numbering: .keepInput, control: control)
+        } else {
+            let coerced = BoundedQueue<[CoercedRecord]>(capacity: config.stage("validate").queueDepth,
+                                                        producers: normalizeWorkers)
+            control.onCancel(coerced.cancel)
+            for _ in 0..<normalizeWorkers {
+                spawn(NormalizeStage.name, group: group, control: control, done: coerced.producerFinished) {
+                    var stage = NormalizeStage(normalizer: normalizer)
+                    try StageDriver.run(&stage, from: raw, to: coerced, numbering: .keepInput, control: control)
+                }
+            }
+            for _ in 0..<validateWorkers {
+                spawn(ValidateStage.name, group: group, control: control, done: validated.producerFinished) {
+                    var stage = ValidateStage(validator: validator, agents: Validator.Agents(inOrder: validateInOrder))
+                    try StageDriver.run(&stage, from: coerced, to: validated, numbering: .keepInput, control: control)
+                }
             }
         }
         let (window, hold) = (config.dedupeWindow, config.dedupeHold)

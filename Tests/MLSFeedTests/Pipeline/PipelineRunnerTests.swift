@@ -7,12 +7,13 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Fixtures/pipeline").standardizedFileURL
 
-    static func dryRun(_ pipeline: String, workers: Int = 1, output: String? = nil, input: String? = nil) throws
-        -> RunSummary {
+    /// A dry run with `workers` normalize workers and as many validate workers unless `validateWorkers` says.
+    static func dryRun(_ pipeline: String, workers: Int = 1, validateWorkers: Int? = nil, output: String? = nil,
+                       input: String? = nil) throws -> RunSummary {
         var config = try PipelineConfig.load(path: fixtures.appendingPathComponent(pipeline).path,
                                              project: ProjectConfig(), environment: [:])
         config.stages["normalize"]?.workers = workers
-        config.stages["validate"]?.workers = workers
+        config.stages["validate"]?.workers = validateWorkers ?? workers
         config.parse.batchSize = 2
         var options = RunOptions()
         options.dryRun = true
@@ -21,10 +22,14 @@ import Testing
         return try PipelineRunner(config: config, options: options).run()
     }
 
-    @Test(arguments: [1, 3])
-    func smallFeedMatchesTheGoldenOutputByteForByte(workers: Int) throws {
+    /// As many normalize as validate workers run both on one thread each (`StageChain`); other counts run apart.
+    @Test(arguments: [(1, 1), (3, 3), (2, 1), (1, 2)])
+    func smallFeedMatchesTheGoldenOutputByteForByte(workers: Int, validateWorkers: Int) throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("mlsfeed-\(UUID().uuidString).jsonl")
-        let summary = try Self.dryRun("small.yaml", workers: workers, output: out.path)
+        let summary = try Self.dryRun("small.yaml", workers: workers, validateWorkers: validateWorkers,
+                                      output: out.path)
+        #expect(summary.stages.map(\.name) == ["fetch", "parse", "normalize", "validate", "dedupe", "load"])
+        #expect(summary.stages.first { $0.name == "validate" }?.itemsIn == 7)
         #expect(summary.status == .succeeded)
         #expect(summary.read == 7)
         #expect(summary.rejected == 2)

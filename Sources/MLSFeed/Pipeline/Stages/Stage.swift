@@ -18,12 +18,34 @@ protocol Stage {
 
     /// Called after the output batch `sequence` was handed on (test pauses hook in here).
     mutating func didPush(_ sequence: Int) throws
+
+    /// `process`, its busy time and counts recorded under the stage's name (a `StageChain` records each part's).
+    mutating func processRecorded(_ batch: Input, control: RunControl) throws -> [Output]
+
+    /// `finish`, recorded as `processRecorded` records.
+    mutating func finishRecorded(control: RunControl) throws -> [Output]
 }
 
 extension Stage {
     mutating func finish() throws -> [Output] { [] }
 
     mutating func didPush(_ sequence: Int) throws {}
+
+    mutating func processRecorded(_ batch: Input, control: RunControl) throws -> [Output] {
+        let started = monotonicSeconds()
+        let batches = try process(batch)
+        control.record(stage: Self.name, itemsIn: batch.itemCount, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
+                       seconds: monotonicSeconds() - started)
+        return batches
+    }
+
+    mutating func finishRecorded(control: RunControl) throws -> [Output] {
+        let started = monotonicSeconds()
+        let batches = try finish()
+        control.record(stage: Self.name, batchesIn: 0, itemsIn: 0, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
+                       seconds: monotonicSeconds() - started)
+        return batches
+    }
 }
 
 /// A batch that flows between stages: how many items it carries, for the stage metrics.

@@ -29,16 +29,8 @@ enum StageDriver {
             }
         }
         while let (sequence, batch) = try input.pop() {
-            let started = monotonicSeconds()
-            let batches = try stage.process(batch)
-            control.record(stage: S.name, itemsIn: batch.itemCount, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
-                           seconds: monotonicSeconds() - started)
-            try hand(batches, input: sequence)
+            try hand(try stage.processRecorded(batch, control: control), input: sequence)
         }
-        let started = monotonicSeconds()
-        let batches = try stage.finish()
-        control.record(stage: S.name, batchesIn: 0, itemsIn: 0, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
-                       seconds: monotonicSeconds() - started)
-        try hand(batches, input: next)
+        try hand(try stage.finishRecorded(control: control), input: next)
     }
 }

@@ -1,0 +1,43 @@
+/// Two stages on one worker thread: each batch the first yields goes straight into the second.
+///
+/// Normalize and validate run so when they have as many workers (the default): a batch is validated by the thread
+/// that normalized it, while it is still in cache, and its coerced records are freed there, with no queue, thread
+/// hand-off or allocator lock between the two. Each part's busy time and counts are recorded under its own name.
+struct StageChain<First: Stage, Second: Stage>: Stage where First.Output == Second.Input {
+    static var name: String { "\(First.name)+\(Second.name)" }
+
+    var first: First
+    var second: Second
+
+    mutating func process(_ batch: First.Input) throws -> [Second.Output] {
+        var out: [Second.Output] = []
+        for middle in try first.process(batch) { out += try second.process(middle) }
+        return out
+    }
+
+    mutating func finish() throws -> [Second.Output] {
+        var out: [Second.Output] = []
+        for middle in try first.finish() { out += try second.process(middle) }
+        return out + (try second.finish())
+    }
+
+    mutating func didPush(_ sequence: Int) throws {
+        try second.didPush(sequence)
+    }
+
+    mutating func processRecorded(_ batch: First.Input, control: RunControl) throws -> [Second.Output] {
+        var out: [Second.Output] = []
+        for middle in try first.processRecorded(batch, control: control) {
+            out += try second.processRecorded(middle, control: control)
+        }
+        return out
+    }
+
+    mutating func finishRecorded(control: RunControl) throws -> [Second.Output] {
+        var out: [Second.Output] = []
+        for middle in try first.finishRecorded(control: control) {
+            out += try second.processRecorded(middle, control: control)
+        }
+        return out + (try second.finishRecorded(control: control))
+    }
+}
