@@ -15,6 +15,8 @@ package struct Normalizer: Sendable {
     private let multiValue: Set<String>
     /// The field and value that mark a record a deletion (`deleted_when`).
     private let deletion: WebAPISettings.Deletion?
+    /// `mapping.recordAgents`, made once (it is computed, and read for every record).
+    private let recordAgents: [(index: Int, agent: AgentMapping)]
 
     package init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = [],
                 deletion: WebAPISettings.Deletion? = nil) {
@@ -25,6 +27,7 @@ package struct Normalizer: Sendable {
         self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
         self.multiValue = multiValue
         self.deletion = deletion
+        self.recordAgents = mapping.recordAgents
     }
 
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
@@ -62,7 +65,8 @@ package struct Normalizer: Sendable {
     private func agentOutcomes(_ raw: RawRecord, _ layout: KeyLayout, removed: inout Int,
                                agents: inout AgentMemo) -> [CoercedAgent] {
         var result: [CoercedAgent] = []
-        for (slot, (index, agent)) in mapping.recordAgents.enumerated() {
+        result.reserveCapacity(recordAgents.count + raw.children.count)
+        for (slot, (index, agent)) in recordAgents.enumerated() {
             var hash = ContentHash()
             hash.mix(UInt64(index))
             for positions in layout.agentPositions[slot] {
@@ -148,8 +152,11 @@ package struct Normalizer: Sendable {
         var removed = 0
         var outcomes: [FieldOutcome] = []
         outcomes.reserveCapacity(mapping.fields.count)
-        for (field, positions) in zip(mapping.fields, layout.fieldPositions) {
-            outcomes.append(outcome(of: field, at: positions, in: raw, removed: &removed))
+        // Through the buffer: each element borrowed, not copied (a copy retains and releases its five references).
+        mapping.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                outcomes.append(outcome(of: fields[i], at: layout.fieldPositions[i], in: raw, removed: &removed))
+            }
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
         var raw = raw
