@@ -136,7 +136,8 @@ package enum JSONText {
     static func append(_ s: String, to out: inout [UInt8]) {
         var s = s
         out.append(0x22)
-        s.withUTF8 { appendEscaped($0, to: &out) }
+        // A String's bytes are UTF-8 already: no check.
+        s.withUTF8 { appendValid($0, to: &out) }
         out.append(0x22)
     }
 
