@@ -51,16 +51,9 @@ extension LoadSession {
     /// records left to stage (repeats, agents, records without a content hash). Updates `firstLoad` in place (its
     /// filter is 8 MiB: a copy per batch would cost more than the batch).
     func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection) throws -> [NormalizedRecord] {
-        var rest: [NormalizedRecord] = []
-        var first: [NormalizedRecord] = []
-        first.reserveCapacity(records.count)
-        for record in records {
-            if record.entity == .listing, let key = record.key, !record.contentHash.isEmpty,
-               firstLoad?.keys.insert(key) == true {
-                first.append(record)
-            } else {
-                rest.append(record)
-            }
+        let (first, rest) = records.split { record in
+            guard record.entity == .listing, let key = record.key, !record.contentHash.isEmpty else { return false }
+            return firstLoad?.keys.insert(key) == true
         }
         guard !first.isEmpty else { return rest }
         let source = options.source

@@ -190,27 +190,23 @@ package final class LoadSession: @unchecked Sendable {
     /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`).
     package func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
-        var staged: [NormalizedRecord] = []
         var seen: [Int] = []
-        staged.reserveCapacity(records.count)
-        var deletions: [NormalizedRecord] = []
-        for (index, record) in records.enumerated() {
-            if let t = record.modificationTimestamp, newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
-                newestTimestamp = t
-                keysAtNewest = []
-            }
-            if let t = record.modificationTimestamp, t == newestTimestamp, let key = record.key,
-               record.entity == .listing, keysAtNewest.count < 10_000 {
-                keysAtNewest.append(key)
-            }
-            if record.isDeletion {
-                deletions.append(record)
-            } else if record.isStored, record.key != nil {
-                seen.append(index)
-            } else {
-                staged.append(record)
+        records.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                if let t = records[index].modificationTimestamp,
+                   newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
+                    newestTimestamp = t
+                    keysAtNewest = []
+                }
+                if let t = records[index].modificationTimestamp, t == newestTimestamp, let key = records[index].key,
+                   records[index].entity == .listing, keysAtNewest.count < 10_000 {
+                    keysAtNewest.append(key)
+                }
+                if !records[index].isDeletion, records[index].isStored, records[index].key != nil { seen.append(index) }
             }
         }
+        var (deletions, staged) = records.split { $0.isDeletion }
+        if !seen.isEmpty { staged = staged.split { $0.isStored && $0.key != nil }.rest }
         if !deletions.isEmpty {
             deletedListings += try data.copyIn(
                 "COPY deleted_listings (listing_id, modification_timestamp, ordinal) FROM STDIN"
@@ -240,19 +236,23 @@ package final class LoadSession: @unchecked Sendable {
             }
         }
         if !listingsNeedResolving {
-            for record in staged where record.entity == .listing {
-                guard let key = record.key, !record.contentHash.isEmpty,
-                      stagedListingKeys.insert(key.hashValue).inserted else {
-                    listingsNeedResolving = true
-                    stagedListingKeys = []
-                    break
+            staged.withUnsafeBufferPointer { staged in
+                for i in staged.indices where staged[i].entity == .listing {
+                    guard let key = staged[i].key, !staged[i].contentHash.isEmpty,
+                          stagedListingKeys.insert(key.hashValue).inserted else {
+                        listingsNeedResolving = true
+                        stagedListingKeys = []
+                        break
+                    }
                 }
             }
         }
-        for entity in Entity.allCases where staged.contains(where: { $0.entity == entity }) {
-            let records = staged.filter { $0.entity == entity }
-            let copied = try copy(records, StagingTables.copy(entity), first: .ordinal, data)
-            if entity == .listing { stagedListings += copied } else { stagedAgents += copied }
+        let (listings, agents) = staged.split { $0.entity == .listing }
+        if !listings.isEmpty {
+            stagedListings += try copy(listings, StagingTables.copy(.listing), first: .ordinal, data)
+        }
+        if !agents.isEmpty {
+            stagedAgents += try copy(agents, StagingTables.copy(.agent), first: .ordinal, data)
         }
         if !pausedAfterCopy {
             pausedAfterCopy = true
@@ -268,9 +268,12 @@ package final class LoadSession: @unchecked Sendable {
               last: [Int64] = [], staging: Bool = true, _ data: Connection) throws -> Int {
         binaryRows.removeAll()
         var binary = true
-        for record in records where binary {
-            binary = StagingTables.append(record, first: first, last: last, staging: staging,
-                                          extra: &extraWriter, json: &jsonBuffer, to: &binaryRows)
+        // Through the buffer: each record borrowed, not copied (a copy retains and releases its references).
+        records.withUnsafeBufferPointer { records in
+            for i in records.indices where binary {
+                binary = StagingTables.append(records[i], first: first, last: last, staging: staging,
+                                              extra: &extraWriter, json: &jsonBuffer, to: &binaryRows)
+            }
         }
         if binary { return try data.copyIn(sql + " (FORMAT binary)", rows: binaryRows) }
         textCopies += 1
