@@ -91,11 +91,13 @@ package struct Validator: Sendable {
         var reasons: [RejectReason] = []
         var issues = IssueTally()
         var absent: UInt64 = 0
+        // Fields and outcomes read in place, not copied.
         mapping.fields.withUnsafeBufferPointer { fields in
-            for i in fields.indices {
-                let outcome = record.outcomes[i]
-                if case .absent = outcome { absent |= 1 << UInt64(fieldColumns[i]) }
-                ordered[fieldColumns[i]] = resolve(fields[i], outcome, reasons: &reasons, issues: &issues)
+            record.outcomes.withUnsafeBufferPointer { outcomes in
+                for i in fields.indices {
+                    if case .absent = outcomes[i] { absent |= 1 << UInt64(fieldColumns[i]) }
+                    ordered[fieldColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &issues)
+                }
             }
         }
         guard reasons.isEmpty else {
