@@ -66,7 +66,7 @@ struct RecordExtractor: Sendable {
     private func read(_ paths: [PathPlan.Path], _ firstSteps: PathPlan.FirstSteps, in forest: RecordForest,
                       from element: Int32, json: inout ForestJSON, counts: UnsafeCounts?) -> [RawField] {
         withUnsafeTemporaryAllocation(of: Found.self, capacity: paths.count) { found in
-            _ = found.initialize(repeating: Found())
+            found.initialize(repeating: Found())
             defer { found.deinitialize() }
             /// Offers path `index` the matches below `child` (which its first step may match) until it has two.
             func offer(_ index: Int32, _ child: Int32, _ node: RecordForest.Node) {
