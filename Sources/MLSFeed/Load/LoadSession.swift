@@ -190,7 +190,6 @@ package final class LoadSession: @unchecked Sendable {
     /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`).
     package func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
-        var seen: [Int] = []
         records.withUnsafeBufferPointer { records in
             for index in records.indices {
                 if let t = records[index].modificationTimestamp,
@@ -202,11 +201,11 @@ package final class LoadSession: @unchecked Sendable {
                    records[index].entity == .listing, keysAtNewest.count < 10_000 {
                     keysAtNewest.append(key)
                 }
-                if !records[index].isDeletion, records[index].isStored, records[index].key != nil { seen.append(index) }
             }
         }
-        var (deletions, staged) = records.split { $0.isDeletion }
-        if !seen.isEmpty { staged = staged.split { $0.isStored && $0.key != nil }.rest }
+        let (deletions, kept) = records.split { $0.isDeletion }
+        let (seen, unseen) = kept.split { $0.isStored && $0.key != nil }
+        var staged = unseen
         if !deletions.isEmpty {
             deletedListings += try data.copyIn(
                 "COPY deleted_listings (listing_id, modification_timestamp, ordinal) FROM STDIN"
@@ -228,9 +227,9 @@ package final class LoadSession: @unchecked Sendable {
             skippedListings += try data.copyIn(
                 "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
-                for index in seen {
-                    writer.field(records[index].key)
-                    writer.field(String(records[index].ordinal))
+                for record in seen {
+                    writer.field(record.key)
+                    writer.field(String(record.ordinal))
                     try writer.endRow()
                 }
             }
