@@ -16,6 +16,8 @@ package struct NormalizedRecord: Sendable, Hashable {
     /// An unchanged copy of a stored listing: `values` holds only its key and modification timestamp, and the
     /// load sends just the key.
     package var isStored: Bool
+    /// A stored copy's place in the run's stored set (`StoredCopy.place`), -1 when not known.
+    package var storedPlace: Int32 = -1
     /// Columns (bit `i` for `columns[i]`) whose source keys the feed does not carry: the merge keeps their stored
     /// values (a new listing gets the value here: the field's default, or NULL). 0 for a full record.
     package var absent: UInt64 = 0

@@ -190,18 +190,22 @@ extension LoadSession {
         try data.execute("ANALYZE incoming_listings (listing_id, modification_timestamp, content_hash, absent)")
         // Listings sent as keys only (unchanged) count as present; one also staged in a changed copy counts once.
         var present = distinct
-        if skippedListings > 0 {
-            try data.execute("CREATE INDEX ON seen_listings (listing_id)")
-            try data.execute("ANALYZE seen_listings")
+        if skippedListings > 0 && !recognisedKeys.mayRepeat {
+            // Recognised keys known distinct: the listings present are the staged ones and the recognised ones,
+            // less those in both. One hash join finds those (the few staged keys against the many recognised),
+            // where indexing a million keys and counting them distinct took about 1.4 s.
+            present += skippedListings
+            if distinct > 0 {
+                let counts = try data.execute(MergeStatements.resolveRecognisedOverlap, [source])
+                present -= Int(counts.value(0, "overlap") ?? "") ?? 0
+            }
+        } else if skippedListings > 0 {
+            try indexSeenListings(data)
             // A changed copy that loses to an unchanged (stored) copy of the same listing, by the dedupe rule
             // (newest modification_timestamp, then the later record), is a duplicate: it must not overwrite it.
             // A recognised copy is the stored row exactly, so its timestamp is the row's.
-            present -= try data.execute("""
-                DELETE FROM incoming_listings i USING seen_listings s, listings l
-                WHERE s.listing_id = i.listing_id AND l.source = $1 AND l.listing_id = s.listing_id
-                  AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
-                      > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
-                """, [source]).affectedRows
+            present -= try data.execute(MergeStatements.dropLosingChangedCopies(from: "seen_listings"), [source])
+                .affectedRows
             present += Int(try data.execute("""
                 SELECT count(DISTINCT s.listing_id) FROM seen_listings s
                 WHERE NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = s.listing_id)
@@ -246,6 +250,7 @@ extension LoadSession {
         // A source that had no listings before this run has nothing to withdraw, nor one whose on-market
         // listings the dump all carries.
         if plan.withdraw && sourceHadListings && activeCarried < activeBefore {
+            if skippedListings > 0 { try indexSeenListings(data) }
             let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, plan.asOf])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }

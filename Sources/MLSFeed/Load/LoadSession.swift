@@ -25,6 +25,10 @@ package final class LoadSession: @unchecked Sendable {
     var stagedAgents = 0
     /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`).
     var skippedListings = 0
+    /// Whether those keys are known to be distinct (see `RecognisedKeys`).
+    var recognisedKeys = RecognisedKeys()
+    /// Set when the merge indexed `seen_listings` to join it by key (only when it had to).
+    private(set) var seenIndexed = false
     /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
     /// as-of time when its format gives none, and a replication's high-water mark; and the keys seen at it.
     var newestTimestamp: String?
@@ -224,6 +228,10 @@ package final class LoadSession: @unchecked Sendable {
         }
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if !seen.isEmpty {
+            let count = recognition?.value.count
+            seen.withUnsafeBufferPointer { seen in
+                for i in seen.indices { recognisedKeys.note(place: seen[i].storedPlace, of: count) }
+            }
             skippedListings += try data.copyIn(
                 "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
@@ -333,6 +341,14 @@ package final class LoadSession: @unchecked Sendable {
     /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would
     /// free the lock only when the server process exits, a moment later: a run started right after could still
     /// find it held.
+    /// Indexes and analyzes `seen_listings` for the statements that join it by key (once per run).
+    func indexSeenListings(_ data: Connection) throws {
+        guard !seenIndexed else { return }
+        seenIndexed = true
+        try data.execute("CREATE INDEX ON seen_listings (listing_id)")
+        try data.execute("ANALYZE seen_listings")
+    }
+
     func releaseLedger() {
         lockWatch?.stop()
         _ = try? ledger?.execute("SELECT pg_advisory_unlock($1, hashtext($2))",

@@ -168,6 +168,32 @@ enum MergeStatements {
             """
     }()
 
+    /// Deletes the staged (changed) copies that lose to a recognised (unchanged, stored) copy of the same listing
+    /// in `keys` (a table or CTE of `listing_id, ordinal`), by the dedupe rule: newest `modification_timestamp`,
+    /// then the later record. A recognised copy is the stored row exactly, so its timestamp is the row's. `$1`: the
+    /// source.
+    static func dropLosingChangedCopies(from keys: String) -> String {
+        """
+        DELETE FROM incoming_listings i USING \(keys) s, listings l
+        WHERE s.listing_id = i.listing_id AND l.source = $1 AND l.listing_id = s.listing_id
+          AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
+              > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
+        """
+    }
+
+    /// For distinct recognised keys: how many were also staged (`overlap`: one hash join of the few staged keys
+    /// against the many recognised, no index), and the staged copies among those that lose, deleted (`dropped`).
+    static let resolveRecognisedOverlap = """
+        WITH overlap AS MATERIALIZED (
+            SELECT s.listing_id, s.ordinal FROM seen_listings s JOIN incoming_listings i USING (listing_id)
+        ),
+        dropped AS (
+        \(dropLosingChangedCopies(from: "overlap"))
+        RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM overlap) AS overlap, (SELECT count(*) FROM dropped) AS dropped
+        """
+
     /// A full dump's reconciliation: active listings of the source that the dump neither carries (staged, or
     /// sent as an unchanged key in `seen_listings`) nor rejected, and that were not modified after the dump's as-of
     /// time (`$3`), are marked Withdrawn (never deleted), remembering that as-of time, with a history row each.

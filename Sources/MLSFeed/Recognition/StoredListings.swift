@@ -41,6 +41,13 @@ package struct StoredListings: Sendable {
 
     /// The stored copy a record with this raw fingerprint would repeat, if any.
     package func lookup(_ hash: UInt64) -> StoredCopy? {
+        guard let index = index(of: hash) else { return nil }
+        let micros = entries[index].microseconds
+        return StoredCopy(epochMicroseconds: micros == .min ? nil : micros, place: index)
+    }
+
+    /// The place (in `0..<count`) of the stored listing with this raw fingerprint, if any: one place per listing.
+    package func index(of hash: UInt64) -> Int? {
         guard !entries.isEmpty else { return nil }
         let prefix = Int(hash >> UInt64(64 - StoredListings.prefixBits))
         var low = Int(starts[prefix])
@@ -50,8 +57,7 @@ package struct StoredListings: Sendable {
             if entries[mid].hash < hash { low = mid + 1 } else { high = mid }
         }
         guard low < entries.count, entries[low].hash == hash else { return nil }
-        let micros = entries[low].microseconds
-        return StoredCopy(epochMicroseconds: micros == .min ? nil : micros)
+        return low
     }
 
     /// Collects entries (of a known count, when given) and sorts them once.

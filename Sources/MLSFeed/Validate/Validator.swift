@@ -190,9 +190,11 @@ package struct Validator: Sendable {
         if let timestamp = copy.modificationTimestamp {
             columns[Column.listingModificationIndex] = .timestamp(timestamp)
         }
-        out.records.append(NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
-                                            position: record.raw.position, ordinal: record.raw.ordinal,
-                                            rawHash: record.raw.rawHash, isStored: true))
+        var stored = NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
+                                      position: record.raw.position, ordinal: record.raw.ordinal,
+                                      rawHash: record.raw.rawHash, isStored: true)
+        stored.storedPlace = Int32(exactly: copy.place) ?? -1
+        out.records.append(stored)
         out.records += embeddedAgents(of: record, into: &out, agents: &agents).compactMap { $0.passed ? $0.agent : nil }
     }
 

@@ -23,12 +23,15 @@ enum LoadFixtures {
 
     /// A record the pipeline recognised as an unchanged copy of a stored listing: key and timestamp only.
     static func stored(_ id: String, modified: String? = "2026-11-01T10:00:00Z", ordinal: Int = 0,
-                       rawHash: UInt64 = 1) -> NormalizedRecord {
+                       rawHash: UInt64 = 1, in stored: StoredListings? = nil) -> NormalizedRecord {
         var values: [String: Value] = ["listing_id": .text(id)]
         if let modified { values["modification_timestamp"] = .timestamp(modified) }
-        return NormalizedRecord(entity: .listing, values: values, extra: [],
-                                position: SourcePosition(file: "feed.xml", line: ordinal + 1, column: 1),
-                                ordinal: ordinal, rawHash: rawHash, isStored: true)
+        var record = NormalizedRecord(entity: .listing, values: values, extra: [],
+                                      position: SourcePosition(file: "feed.xml", line: ordinal + 1, column: 1),
+                                      ordinal: ordinal, rawHash: rawHash, isStored: true)
+        // Its place in the stored set it was recognised against, as the validator gives it.
+        if let place = stored?.index(of: rawHash) { record.storedPlace = Int32(place) }
+        return record
     }
 
     static func agent(_ id: String, first: String = "Ann", last: String = "Smith", email: String? = nil,

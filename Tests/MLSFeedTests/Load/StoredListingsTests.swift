@@ -23,7 +23,7 @@ import Testing
         #expect(stored.lookup(11)?.modificationTimestamp == "2026-11-01T10:00:00Z")
         #expect(stored.lookup(UInt64.max)?.modificationTimestamp == "1969-12-31T23:59:59Z")
         #expect(stored.lookup(66)?.modificationTimestamp == "2014-07-29T17:46:37.263457Z")
-        #expect(stored.lookup(55) == StoredCopy(epochMicroseconds: nil))
+        #expect(stored.lookup(55).map { $0.epochMicroseconds == nil } == true)
         #expect(stored.lookup(44) == nil)  // off market: staged and restored as usual if it comes back
         #expect(stored.lookup(12) == nil)
         session.fail("test over")
@@ -95,27 +95,100 @@ import Testing
         #expect(try F.query(db, "SELECT count(*) FROM listings WHERE off_market_at IS NULL") == [["10"]])
     }
 
-    @Test func recognisedCopyBesideAChangedCopyStillResolvesNewestThenLaterWins() throws {
+    /// A session that recognises against the stored set (as a pipeline run does, returned too), or one that does
+    /// not know it.
+    static func session(_ db: String, _ mode: LoadMode, knowsStored: Bool) throws
+        -> (LoadSession, StoredListings?) {
+        let session = try LoadSession(conninfo: db, options: F.options(mode))
+        guard knowsStored else { return (session, nil) }
+        let stored = try session.storedListings()
+        session.recognize(against: Pending(stored))
+        return (session, stored)
+    }
+
+    @Test(arguments: [true, false])
+    func recognisedCopyBesideAChangedCopyStillResolvesNewestThenLaterWins(knowsStored: Bool) throws {
         let db = try TestDatabase.fresh()
         let day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z", day0 = "2026-10-30T10:00:00Z"
-        try F.load(db, ["A", "B", "C", "D"].map { F.listing($0, price: "100", modified: day1) })
-        // Each listing comes twice: its stored (recognised) copy and a changed copy, far apart in the feed.
-        let result = try F.load(db, [
-            F.stored("A", modified: day1, ordinal: 0),  // A: the change is newer → it wins
+        let keys = ["A", "B", "C", "D", "E"]
+        try F.load(db, keys.enumerated().map { F.listing($1, price: "100", modified: day1, rawHash: UInt64($0 + 1)) })
+        // Each of A-D comes twice: its stored (recognised) copy and a changed copy, far apart in the feed.
+        let (session, stored) = try Self.session(db, .incremental, knowsStored: knowsStored)
+        try session.write([
+            F.stored("A", modified: day1, ordinal: 0, rawHash: 1, in: stored),  // A: the change is newer → it wins
             F.listing("A", price: "120", modified: day2, ordinal: 1),
-            F.stored("B", modified: day1, ordinal: 2),  // B: the change is older → stored stays
+            F.stored("B", modified: day1, ordinal: 2, rawHash: 2, in: stored),  // B: the change is older → stays
             F.listing("B", price: "90", modified: day0, ordinal: 3),
             F.listing("C", price: "80", modified: day1, ordinal: 4),  // C: same time, change earlier → stored
-            F.stored("C", modified: day1, ordinal: 5),
-            F.stored("D", modified: day1, ordinal: 6),  // D: same time, change later → it wins
+            F.stored("C", modified: day1, ordinal: 5, rawHash: 3, in: stored),
+            F.stored("D", modified: day1, ordinal: 6, rawHash: 4, in: stored),  // D: same time, change later → it wins
             F.listing("D", price: "70", modified: day1, ordinal: 7),
+            F.stored("E", modified: day1, ordinal: 8, rawHash: 5, in: stored),
         ])
+        let result = try session.commit(read: 9, rejected: 0, inputs: [], timings: [:], warnings: [])
         #expect(result.updated == 2)
         #expect(result.stale == 0)
-        #expect(result.unchanged == 2)
+        #expect(result.unchanged == 3)
         #expect(result.duplicates == 4)
+        // Known distinct, the recognised keys are resolved against the staged ones without an index.
+        #expect(session.seenIndexed == !knowsStored)
         #expect(try F.query(db, "SELECT listing_id, list_price::text FROM listings ORDER BY 1")
-            == [["A", "120.00"], ["B", "100.00"], ["C", "100.00"], ["D", "70.00"]])
+            == [["A", "120.00"], ["B", "100.00"], ["C", "100.00"], ["D", "70.00"], ["E", "100.00"]])
+    }
+
+    /// One unchanged listing twice in the dump, farther apart than the dedupe window: both copies are recognised,
+    /// sent as keys, and counted once.
+    @Test(arguments: [true, false])
+    func aRecognisedListingSentTwiceCountsOnce(knowsStored: Bool) throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3)],
+                   mode: .full)
+        let (session, stored) = try Self.session(db, .full, knowsStored: knowsStored)
+        try session.write([F.stored("A", ordinal: 0, rawHash: 1, in: stored),
+                           F.stored("B", ordinal: 1, rawHash: 2, in: stored)])
+        try session.write([F.stored("A", ordinal: 2, rawHash: 1, in: stored)])
+        let result = try session.commit(read: 3, rejected: 0, inputs: [], timings: [:], warnings: [])
+        #expect(result.recognized == 3)
+        #expect(result.unchanged == 2)
+        #expect(result.duplicates == 1)
+        #expect(result.withdrawn == 1)
+        #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL") == [["C"]])
+    }
+
+    /// The usual nightly run: distinct recognised keys, changed copies of other listings, nothing gone. The merge
+    /// counts the keys as sent and never indexes or reads them back; a dump that lacks a listing still withdraws it.
+    @Test(arguments: [0, 1])
+    func distinctRecognisedKeysCountAsSent(gone: Int) throws {
+        let db = try TestDatabase.fresh()
+        let keys = (0..<6).map { "L\($0)" }
+        try F.load(db, keys.enumerated().map { F.listing($1, rawHash: UInt64($0 + 1)) }, mode: .full)
+        let (session, stored) = try Self.session(db, .full, knowsStored: true)
+        // L0-L3 unchanged, L4 changed, N1 new; L5 unchanged, or gone.
+        try session.write((0..<4).map { F.stored(keys[$0], ordinal: $0, rawHash: UInt64($0 + 1), in: stored) }
+                          + [F.listing("L4", price: "9", modified: "2026-11-02T10:00:00Z", ordinal: 4, rawHash: 50),
+                             F.listing("N1", ordinal: 6, rawHash: 60)])
+        if gone == 0 {
+            try session.write([F.stored("L5", ordinal: 5, rawHash: 6, in: stored)])
+        }
+        let result = try session.commit(read: 7 - gone, rejected: 0, inputs: [], timings: [:], warnings: [])
+        #expect(result.recognized == 5 - gone)
+        #expect(result.unchanged == 5 - gone)
+        #expect(result.updated == 1)
+        #expect(result.inserted == 1)
+        #expect(result.duplicates == 0)
+        #expect(result.withdrawn == gone)
+        // Indexed only to look for the withdrawn.
+        #expect(session.seenIndexed == (gone > 0))
+        #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL")
+            == (gone > 0 ? [["L5"]] : []))
+    }
+
+    @Test func eachStoredFingerprintHasItsOwnPlace() {
+        let stored = StoredListings([(UInt64.max, nil), (7, 1), (0, 2), (1 << 63, nil)])
+        let places = [UInt64.max, 7, 0, 1 << 63].map { stored.index(of: $0) }
+        #expect(Set(places.compactMap { $0 }) == [0, 1, 2, 3])
+        #expect(stored.index(of: 8) == nil)
+        #expect(StoredListings().index(of: 7) == nil)
     }
 
     @Test func sameContentFromADifferentlySpelledRecordKeepsTheNewFingerprintWithoutAnUpdate() throws {

@@ -20,6 +20,6 @@ import Testing
         #expect(row[0] == String(expectedMicros))
         let sixDigits = String(1_000_000 + micros).dropFirst()
         #expect(row[1] == "\(Coercion.formatTimestamp(seconds).dropLast()).\(sixDigits)")
-        #expect(StoredCopy(epochMicroseconds: expectedMicros).modificationTimestamp == text)
+        #expect(StoredCopy(epochMicroseconds: expectedMicros, place: 0).modificationTimestamp == text)
     }
 }

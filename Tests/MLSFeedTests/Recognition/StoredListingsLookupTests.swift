@@ -11,7 +11,8 @@ import Testing
         let stored = StoredListings(pairs)
         #expect(stored.count == pairs.count)
         for (hash, micros) in pairs {
-            #expect(stored.lookup(hash) == StoredCopy(epochMicroseconds: micros))
+            #expect(stored.lookup(hash).map { $0.epochMicroseconds == micros } == true)
+            #expect(stored.lookup(hash)?.place == stored.index(of: hash))
         }
         let present = Set(pairs.map(\.0))
         var absent = 0
@@ -29,6 +30,6 @@ import Testing
         (-1_000_000, "1969-12-31T23:59:59Z"), (1_406_655_997_263_000, "2014-07-29T17:46:37.263Z"),
     ] as [(Int64, String)])
     func storedTimesKeepTheirMicroseconds(micros: Int64, expected: String) {
-        #expect(StoredCopy(epochMicroseconds: micros).modificationTimestamp == expected)
+        #expect(StoredCopy(epochMicroseconds: micros, place: 0).modificationTimestamp == expected)
     }
 }
