@@ -338,9 +338,6 @@ package final class LoadSession: @unchecked Sendable {
         releaseLedger()
     }
 
-    /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would
-    /// free the lock only when the server process exits, a moment later: a run started right after could still
-    /// find it held.
     /// Indexes and analyzes `seen_listings` for the statements that join it by key (once per run).
     func indexSeenListings(_ data: Connection) throws {
         guard !seenIndexed else { return }
@@ -349,6 +346,9 @@ package final class LoadSession: @unchecked Sendable {
         try data.execute("ANALYZE seen_listings")
     }
 
+    /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would
+    /// free the lock only when the server process exits, a moment later: a run started right after could still
+    /// find it held.
     func releaseLedger() {
         lockWatch?.stop()
         _ = try? ledger?.execute("SELECT pg_advisory_unlock($1, hashtext($2))",
