@@ -229,13 +229,11 @@ package final class LoadSession: @unchecked Sendable {
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if !seen.isEmpty {
             let count = recognition?.value.count
-            seen.withUnsafeBufferPointer { seen in
-                for i in seen.indices { recognisedKeys.note(place: seen[i].storedPlace, of: count) }
-            }
             skippedListings += try data.copyIn(
                 "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
                 for record in seen {
+                    recognisedKeys.note(place: record.storedPlace, of: count)
                     writer.field(record.key)
                     writer.field(String(record.ordinal))
                     try writer.endRow()

@@ -182,7 +182,8 @@ enum MergeStatements {
     }
 
     /// For distinct recognised keys: how many were also staged (`overlap`: one hash join of the few staged keys
-    /// against the many recognised, no index), and the staged copies among those that lose, deleted (`dropped`).
+    /// against the many recognised, no index). The staged copies among those that lose are deleted on the way (a
+    /// data-modifying `WITH` runs to completion whether or not the query reads it).
     static let resolveRecognisedOverlap = """
         WITH overlap AS MATERIALIZED (
             SELECT s.listing_id, s.ordinal FROM seen_listings s JOIN incoming_listings i USING (listing_id)
@@ -191,7 +192,7 @@ enum MergeStatements {
         \(dropLosingChangedCopies(from: "overlap"))
         RETURNING 1
         )
-        SELECT (SELECT count(*) FROM overlap) AS overlap, (SELECT count(*) FROM dropped) AS dropped
+        SELECT count(*) AS overlap FROM overlap
         """
 
     /// A full dump's reconciliation: active listings of the source that the dump neither carries (staged, or
