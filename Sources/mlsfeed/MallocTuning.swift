@@ -18,10 +18,12 @@ enum MallocTuning {
         // Two arenas (glibc's default is eight per core): records are allocated on one stage's thread and freed on
         // another's, and every extra arena keeps free pages of its own (peak RSS 5-6 MB lower, time unchanged).
         Setting(option: M_ARENA_MAX, value: 2, variable: "MALLOC_ARENA_MAX", tunable: "glibc.malloc.arena_max"),
-        // A fixed 128 KiB mmap threshold (glibc's starting value, which it otherwise raises, up to 32 MiB, each time
-        // a big block is freed): batch buffers and read chunks then always come from, and go back to, the system
-        // instead of fragmenting the heap (peak RSS 7-22 MB lower, time within noise).
-        Setting(option: M_MMAP_THRESHOLD, value: 128 << 10, variable: "MALLOC_MMAP_THRESHOLD_",
+        // A fixed 512 KiB mmap threshold (glibc starts at 128 KiB and raises it, up to 32 MiB, each time a big
+        // block is freed): bigger blocks (batch buffers, the stored set, the MLS-number filter) come from, and go
+        // back to, the system instead of fragmenting the heap, while the 256 KiB read chunks are reused from the
+        // heap instead of being mapped fresh each time (at 128 KiB: 68,000 page faults in a 100k reload). 1-2 MiB
+        // saved more faults but raised a 1M syndication first load to 97-99 MiB (README, Performance, eighth pass).
+        Setting(option: M_MMAP_THRESHOLD, value: 512 << 10, variable: "MALLOC_MMAP_THRESHOLD_",
                 tunable: "glibc.malloc.mmap_threshold"),
     ]
 
