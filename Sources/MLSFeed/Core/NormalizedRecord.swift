@@ -74,6 +74,12 @@ package struct NormalizedRecord: Sendable, Hashable {
         return nil
     }
 
+    /// A recognised copy with a key: the load sends only its key (to `seen_listings`).
+    package var isRecognisedKey: Bool {
+        guard isStored, case .text? = columns[0] else { return false }
+        return true
+    }
+
     /// The modification timestamp (UTC canonical text) that decides which duplicate wins.
     package var modificationTimestamp: String? {
         guard entity == .listing, case .timestamp(let t)? = columns[Column.listingModificationIndex] else { return nil }

@@ -10,6 +10,12 @@ package struct Deduper: Sendable {
     package enum Item: Sendable {
         case record(NormalizedRecord)
         case reject(Reject)
+
+        /// The MLS number of a listing record.
+        var listingKey: String? {
+            if case .record(let record) = self, record.entity == .listing { return record.key }
+            return nil
+        }
     }
 
     private var window: DedupeWindow
@@ -37,14 +43,15 @@ package struct Deduper: Sendable {
     package var supersededListings: Int { window.superseded - droppedHeld }
 
     /// Takes one batch (records and rejects, each in feed order) and returns what leaves the stage, in feed order.
-    package mutating func process(records: [NormalizedRecord], rejects: [Reject]) -> [Item] {
+    package mutating func process(records: consuming [NormalizedRecord], rejects: [Reject]) -> [Item] {
         var r = 0
-        for record in records {
+        // Moved, not copied, from the batch into the held items.
+        for record in Drained(consume records) {
             while r < rejects.count && rejects[r].ordinal < record.ordinal {
                 admit(.reject(rejects[r]))
                 r += 1
             }
-            offer(record)
+            offer(consume record)
         }
         for reject in rejects[r...] { admit(.reject(reject)) }
         return release(keeping: hold)
@@ -55,7 +62,7 @@ package struct Deduper: Sendable {
         release(keeping: 0)
     }
 
-    private mutating func offer(_ record: NormalizedRecord) {
+    private mutating func offer(_ record: consuming NormalizedRecord) {
         guard let key = record.key else { return }
         switch record.entity {
         case .listing:
@@ -72,18 +79,18 @@ package struct Deduper: Sendable {
                 break
             }
             heldListing[key] = released + (held.count - heldStart)
-            admit(.record(record))
+            admit(.record(consume record))
         case .agent:
             if agents[key] == record.contentHash {
                 agentRepeats += 1
             } else {
                 agents[key] = record.contentHash
-                admit(.record(record))
+                admit(.record(consume record))
             }
         }
     }
 
-    private mutating func admit(_ item: Item) {
+    private mutating func admit(_ item: consuming Item) {
         held.append(item)
         heldCount += 1
     }
@@ -91,15 +98,15 @@ package struct Deduper: Sendable {
     private mutating func release(keeping: Int) -> [Item] {
         var out: [Item] = []
         while heldCount > keeping, heldStart < held.count {
-            if let item = held[heldStart] {
-                // Released: the slot lets go of the record now, not when the array is next compacted.
-                held[heldStart] = nil
-                out.append(item)
+            // Released: taken out of its slot (a move), which lets go of the record now, not when the array is
+            // next compacted.
+            if let item = held[heldStart].take() {
                 heldCount -= 1
-                if case .record(let record) = item, record.entity == .listing, let key = record.key,
-                   let index = heldListing.index(forKey: key), heldListing.values[index] == released {
+                if let key = item.listingKey, let index = heldListing.index(forKey: key),
+                   heldListing.values[index] == released {
                     heldListing.remove(at: index)
                 }
+                out.append(item)
             }
             heldStart += 1
             released += 1

@@ -196,20 +196,24 @@ package final class LoadSession: @unchecked Sendable {
         let data = try activeData()
         records.withUnsafeBufferPointer { records in
             for index in records.indices {
-                if let t = records[index].modificationTimestamp,
-                   newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
+                guard let t = records[index].modificationTimestamp else { continue }
+                if newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
                     newestTimestamp = t
                     keysAtNewest = []
                 }
-                if let t = records[index].modificationTimestamp, t == newestTimestamp, let key = records[index].key,
-                   records[index].entity == .listing, keysAtNewest.count < 10_000 {
+                if t == newestTimestamp, records[index].entity == .listing, keysAtNewest.count < 10_000,
+                   let key = records[index].key {
                     keysAtNewest.append(key)
                 }
             }
         }
         let (deletions, kept) = records.split { $0.isDeletion }
-        let (seen, unseen) = kept.split { $0.isStored && $0.key != nil }
-        var staged = unseen
+        // Recognised copies send their key and ordinal from the batch in place; only the others are gathered (a
+        // copy of a record retains and releases every reference it holds).
+        let seenCount = kept.withUnsafeBufferPointer { kept in
+            kept.indices.reduce(0) { $0 + (kept[$1].isRecognisedKey ? 1 : 0) }
+        }
+        var staged = seenCount == 0 ? kept : kept.filter { !$0.isRecognisedKey }
         if !deletions.isEmpty {
             deletedListings += try data.copyIn(
                 "COPY deleted_listings (listing_id, modification_timestamp, ordinal) FROM STDIN"
@@ -227,16 +231,18 @@ package final class LoadSession: @unchecked Sendable {
             firstLoad = options.plan ? nil : try firstLoadIfEmpty(data)
         }
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
-        if !seen.isEmpty {
+        if seenCount > 0 {
             let count = recognition?.value.count
             skippedListings += try data.copyIn(
                 "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
-                for record in seen {
-                    recognisedKeys.note(place: record.storedPlace, of: count)
-                    writer.field(record.key)
-                    writer.field(String(record.ordinal))
-                    try writer.endRow()
+                try kept.withUnsafeBufferPointer { kept in
+                    for i in kept.indices where kept[i].isRecognisedKey {
+                        recognisedKeys.note(place: kept[i].storedPlace, of: count)
+                        writer.field(kept[i].key)
+                        writer.field(String(kept[i].ordinal))
+                        try writer.endRow()
+                    }
                 }
             }
         }

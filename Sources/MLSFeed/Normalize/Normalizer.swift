@@ -34,30 +34,37 @@ package struct Normalizer: Sendable {
     package typealias AgentMemo = BoundedMemo<(outcomes: [FieldOutcome], removed: Int)>
 
     /// Coerces a batch; records the parser already found defective pass through with no outcomes.
-    package func process(_ batch: [RawRecord]) -> [CoercedRecord] {
+    package func process(_ batch: consuming [RawRecord]) -> [CoercedRecord] {
         var memo = AgentMemo()
         return process(batch, agents: &memo)
     }
 
     /// Coerces a batch, taking embedded agents seen before (same raw fields) from `agents`: a worker keeps its
     /// memo across batches. The same raw fields always coerce the same way, so any worker may share any memo.
-    package func process(_ batch: [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
+    package func process(_ batch: consuming [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
         var layout = KeyLayout()
         var storedLayout = KeyLayout()
         // Read once per batch: the first batch may wait for the stored listings to be read.
         let stored = recognizer.flatMap { recognizer in
             batch.contains { $0.rawHash == nil && $0.defect == nil } ? recognizer.stored : nil
         }
-        return batch.map { raw in
-            var raw = raw
+        var out: [CoercedRecord] = []
+        out.reserveCapacity(batch.count)
+        // Moved out of the batch: each raw record ends up in its coerced one without a copy.
+        for moved in Drained(consume batch) {
+            var raw = consume moved
             if let recognizer, let stored, raw.rawHash == nil, raw.defect == nil {
                 let hash = recognizer.hash.of(raw)
                 raw.rawHash = hash
                 raw.stored = stored.lookup(hash)
             }
-            if raw.stored != nil { return coerceStored(raw, layout: &storedLayout, agents: &agents) }
-            return coerce(raw, layout: &layout, agents: &agents)
+            if raw.stored != nil {
+                out.append(coerceStored(consume raw, layout: &storedLayout, agents: &agents))
+            } else {
+                out.append(coerce(consume raw, layout: &layout, agents: &agents))
+            }
         }
+        return out
     }
 
     /// The agents embedded in `raw`, from the memo when their raw content was seen: one per agent read from the
@@ -124,7 +131,7 @@ package struct Normalizer: Sendable {
     }
 
     /// A recognised copy of a stored listing: only its key (the one outcome) and its embedded agents are coerced.
-    func coerceStored(_ raw: RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
+    func coerceStored(_ raw: consuming RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         layout.adopt(raw.fields, mapping: mapping, placed: placed)
         var removed = 0
         var outcomes: [FieldOutcome] = []
@@ -133,11 +140,11 @@ package struct Normalizer: Sendable {
                                     removed: &removed))
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
-        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw, agents: agents,
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: consume raw, agents: agents,
                              removedCharacters: removed)
     }
 
-    func coerce(_ raw: RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
+    func coerce(_ raw: consuming RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         layout.adopt(raw.fields, mapping: mapping, placed: placed)
         var extra: [RawField] = []
         if raw.extraJSON == nil {
@@ -147,7 +154,8 @@ package struct Normalizer: Sendable {
             for i in positions where !raw.fields[i].value.isEmpty { extra.append(raw.fields[i]) }
         }
         if raw.defect != nil {
-            return CoercedRecord(entity: mapping.entity, outcomes: [], extra: extra, raw: raw, removedCharacters: 0)
+            return CoercedRecord(entity: mapping.entity, outcomes: [], extra: extra, raw: consume raw,
+                                 removedCharacters: 0)
         }
         var removed = 0
         var outcomes: [FieldOutcome] = []
@@ -159,10 +167,9 @@ package struct Normalizer: Sendable {
             }
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
-        var raw = raw
         if let deletion, let value = raw.value(deletion.field),
            value.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(deletion.equals) == .orderedSame {
-            var record = CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: raw,
+            var record = CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: [], raw: consume raw,
                                        removedCharacters: removed)
             record.isDeletion = true
             return record
@@ -172,8 +179,8 @@ package struct Normalizer: Sendable {
             raw.extraJSON = JSONText.object(extra, alwaysArrays: multiValue)
             extra = []
         }
-        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: raw, agents: agents,
-                             removedCharacters: removed)
+        return CoercedRecord(entity: mapping.entity, outcomes: outcomes, extra: extra, raw: consume raw,
+                             agents: agents, removedCharacters: removed)
     }
 
     private func outcome(of field: FieldMapping, at positions: [Int], in raw: RawRecord,

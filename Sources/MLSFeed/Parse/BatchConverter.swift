@@ -26,7 +26,7 @@ final class BatchConverter<Batch: Sendable> {
             inFlight = (job, item)
         } else {
             job.work()
-            ready.append(contentsOf: job.results())
+            ready.append(moving: job.results())
         }
     }
 
@@ -36,7 +36,7 @@ final class BatchConverter<Batch: Sendable> {
         inFlight = nil
         job.work()
         item.wait()
-        ready.append(contentsOf: job.results())
+        ready.append(moving: job.results())
     }
 
     /// The converted records not yet taken.

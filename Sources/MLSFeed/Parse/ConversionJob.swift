@@ -28,10 +28,14 @@ final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
     /// All records, in entry order (call once every worker is done).
     func results() -> [RawRecord] {
         lock.withLock {
-            if blocks.count == 1 { return blocks[0].records }
+            var taken: [(start: Int, records: [RawRecord])] = []
+            swap(&taken, &blocks)
+            if taken.count == 1 { return taken[0].records }
+            taken.sort { $0.start < $1.start }
             var records: [RawRecord] = []
             records.reserveCapacity(count)
-            for block in blocks.sorted(by: { $0.start < $1.start }) { records.append(contentsOf: block.records) }
+            // Moved block by block, record by record: appending a copy would retain and release every record.
+            for (_, block) in Drained(consume taken) { records.append(moving: consume block) }
             return records
         }
     }

@@ -18,13 +18,14 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         self.producers = producers
     }
 
-    /// Adds the batch with sequence number `sequence`, waiting while the queue is full.
-    func push(_ item: Element, sequence: Int) throws {
+    /// Adds the batch with sequence number `sequence`, waiting while the queue is full. The batch is moved in, so
+    /// the consumer gets the only reference to its storage (see `Drained`).
+    func push(_ item: consuming Element, sequence: Int) throws {
         condition.lock()
         defer { condition.unlock() }
         while items.count >= capacity && sequence != next && !cancelled { condition.wait() }
         if cancelled { throw CancellationError() }
-        items[sequence] = item
+        items[sequence] = consume item
         condition.broadcast()
     }
 

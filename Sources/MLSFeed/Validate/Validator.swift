@@ -61,9 +61,12 @@ package struct Validator: Sendable {
     /// across batches: the same fields always make the same agent and the same issues.
     package func process(_ batch: [CoercedRecord], agents: inout Agents) -> ValidatedBatch {
         var out = ValidatedBatch()
-        for record in batch {
-            out.removedCharacters += record.removedCharacters
-            validate(record, into: &out, agents: &agents)
+        // Each record read in place: a copy would retain and release everything it holds.
+        batch.withUnsafeBufferPointer { batch in
+            for i in batch.indices {
+                out.removedCharacters += batch[i].removedCharacters
+                validate(batch[i], into: &out, agents: &agents)
+            }
         }
         return out
     }

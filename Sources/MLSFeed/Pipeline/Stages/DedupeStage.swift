@@ -9,23 +9,26 @@ struct DedupeStage: Stage {
     /// A dry run has no loader to count the superseded copies it discards, so the stage counts them.
     let dryRun: Bool
 
-    mutating func process(_ batch: ValidatedBatch) throws -> [DedupedBatch] {
+    mutating func process(_ batch: consuming ValidatedBatch) throws -> [DedupedBatch] {
         state.addValidated(batch, sampleLimit: sampleLimit)
+        // Taken out of the batch, so the deduper holds the records' only reference and moves them.
+        var records: [NormalizedRecord] = []
+        swap(&records, &batch.records)
         // The window mutates alone: `split(deduper.process(...))` would copy `self` (and so share the window's
         // storage) before the call, and every batch would then copy the whole window on write.
-        let items = deduper.process(records: batch.records, rejects: batch.rejects)
-        return [split(items)]
+        let items = deduper.process(records: consume records, rejects: batch.rejects)
+        return [split(consume items)]
     }
 
     mutating func finish() throws -> [DedupedBatch] {
         let items = deduper.finish()
-        return [split(items)]
+        return [split(consume items)]
     }
 
-    private func split(_ items: [Deduper.Item]) -> DedupedBatch {
+    private func split(_ items: consuming [Deduper.Item]) -> DedupedBatch {
         var batch = DedupedBatch(records: [], rejects: [])
-        for item in items {
-            switch item {
+        for item in Drained(consume items) {
+            switch consume item {
             case .record(let record): batch.records.append(record)
             case .reject(let reject): batch.rejects.append(reject)
             }

@@ -14,8 +14,10 @@ struct LoadStage: Stage {
         pending.reserveCapacity(batchSize)
     }
 
-    mutating func process(_ batch: DedupedBatch) throws -> [Written] {
-        pending += batch.records
+    mutating func process(_ batch: consuming DedupedBatch) throws -> [Written] {
+        var records: [NormalizedRecord] = []
+        swap(&records, &batch.records)
+        pending.append(moving: consume records)
         pendingRejects += batch.rejects
         return pending.count + pendingRejects.count >= batchSize ? try flush() : []
     }

@@ -6,7 +6,7 @@ struct NormalizeStage: Stage {
     /// The agents this worker has coerced already (an agent repeated on many listings is coerced once).
     var agents = Normalizer.AgentMemo()
 
-    mutating func process(_ batch: [RawRecord]) throws -> [[CoercedRecord]] {
-        [normalizer.process(batch, agents: &agents)]
+    mutating func process(_ batch: consuming [RawRecord]) throws -> [[CoercedRecord]] {
+        [normalizer.process(consume batch, agents: &agents)]
     }
 }

@@ -33,7 +33,7 @@ struct ParseStage: Stage {
         self.cancellation = cancellation
     }
 
-    mutating func process(_ chunk: Chunk) throws -> [[RawRecord]] {
+    mutating func process(_ chunk: consuming Chunk) throws -> [[RawRecord]] {
         if reader == nil {
             let name = documents.value[chunk.document]?.name ?? unitName
             reader = makeRecordReader(settings: settings, source: name, mapping: mapping, recognizer: recognizer)
@@ -45,10 +45,11 @@ struct ParseStage: Stage {
         } else {
             try reader!.finish()
         }
-        for var record in reader!.takeRecords() {
+        for moved in Drained(reader!.takeRecords()) {
+            var record = consume moved
             record.ordinal = ordinal
             ordinal += 1
-            pending.append(record)
+            pending.append(consume record)
             if pending.count >= settings.batchSize { out.append(takePending()) }
         }
         if chunk.bytes == nil {

@@ -10,8 +10,9 @@ protocol Stage {
     /// Its name in `stages:` settings, the summary's stage table and events.
     static var name: String { get }
 
-    /// The batches one input batch yields: none, one or more, in order.
-    mutating func process(_ batch: Input) throws -> [Output]
+    /// The batches one input batch yields: none, one or more, in order. The batch is the stage's own: it may move
+    /// the records out instead of copying them (`Drained`).
+    mutating func process(_ batch: consuming Input) throws -> [Output]
 
     /// The batches held back until the input ended.
     mutating func finish() throws -> [Output]
@@ -20,7 +21,7 @@ protocol Stage {
     mutating func didPush(_ sequence: Int) throws
 
     /// `process`, its busy time and counts recorded under the stage's name (a `StageChain` records each part's).
-    mutating func processRecorded(_ batch: Input, control: RunControl) throws -> [Output]
+    mutating func processRecorded(_ batch: consuming Input, control: RunControl) throws -> [Output]
 
     /// `finish`, recorded as `processRecorded` records.
     mutating func finishRecorded(control: RunControl) throws -> [Output]
@@ -31,10 +32,11 @@ extension Stage {
 
     mutating func didPush(_ sequence: Int) throws {}
 
-    mutating func processRecorded(_ batch: Input, control: RunControl) throws -> [Output] {
+    mutating func processRecorded(_ batch: consuming Input, control: RunControl) throws -> [Output] {
         let started = monotonicSeconds()
-        let batches = try process(batch)
-        control.record(stage: Self.name, itemsIn: batch.itemCount, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
+        let itemsIn = batch.itemCount
+        let batches = try process(consume batch)
+        control.record(stage: Self.name, itemsIn: itemsIn, itemsOut: batches.reduce(0) { $0 + $1.itemCount },
                        seconds: monotonicSeconds() - started)
         return batches
     }

@@ -9,15 +9,15 @@ struct StageChain<First: Stage, Second: Stage>: Stage where First.Output == Seco
     var first: First
     var second: Second
 
-    mutating func process(_ batch: First.Input) throws -> [Second.Output] {
+    mutating func process(_ batch: consuming First.Input) throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in try first.process(batch) { out += try second.process(middle) }
+        for middle in Drained(try first.process(consume batch)) { out += try second.process(consume middle) }
         return out
     }
 
     mutating func finish() throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in try first.finish() { out += try second.process(middle) }
+        for middle in Drained(try first.finish()) { out += try second.process(consume middle) }
         return out + (try second.finish())
     }
 
@@ -25,18 +25,18 @@ struct StageChain<First: Stage, Second: Stage>: Stage where First.Output == Seco
         try second.didPush(sequence)
     }
 
-    mutating func processRecorded(_ batch: First.Input, control: RunControl) throws -> [Second.Output] {
+    mutating func processRecorded(_ batch: consuming First.Input, control: RunControl) throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in try first.processRecorded(batch, control: control) {
-            out += try second.processRecorded(middle, control: control)
+        for middle in Drained(try first.processRecorded(consume batch, control: control)) {
+            out += try second.processRecorded(consume middle, control: control)
         }
         return out
     }
 
     mutating func finishRecorded(control: RunControl) throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in try first.finishRecorded(control: control) {
-            out += try second.processRecorded(middle, control: control)
+        for middle in Drained(try first.finishRecorded(control: control)) {
+            out += try second.processRecorded(consume middle, control: control)
         }
         return out + (try second.finishRecorded(control: control))
     }

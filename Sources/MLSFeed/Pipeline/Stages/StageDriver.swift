@@ -13,23 +13,24 @@ enum StageDriver {
     static func run<S: Stage>(_ stage: inout S, from input: BoundedQueue<S.Input>, to output: BoundedQueue<S.Output>?,
                               numbering: Numbering, control: RunControl) throws {
         var next = 0
-        func hand(_ batches: [S.Output], input sequence: Int) throws {
-            for batch in batches {
+        func hand(_ batches: consuming [S.Output], input sequence: Int) throws {
+            let count = batches.count
+            for batch in Drained(consume batches) {
                 let number: Int
                 switch numbering {
                 case .keepInput:
-                    precondition(batches.count == 1, "\(S.name) must yield one batch per input batch")
+                    precondition(count == 1, "\(S.name) must yield one batch per input batch")
                     number = sequence
                 case .own:
                     number = next
                     next += 1
                 }
-                try output?.push(batch, sequence: number)
+                try output?.push(consume batch, sequence: number)
                 try stage.didPush(number)
             }
         }
         while let (sequence, batch) = try input.pop() {
-            try hand(try stage.processRecorded(batch, control: control), input: sequence)
+            try hand(try stage.processRecorded(consume batch, control: control), input: sequence)
         }
         try hand(try stage.finishRecorded(control: control), input: next)
     }

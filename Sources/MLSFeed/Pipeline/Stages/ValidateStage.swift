@@ -6,7 +6,7 @@ struct ValidateStage: Stage {
     let validator: Validator
     var agents: Validator.Agents
 
-    mutating func process(_ batch: [CoercedRecord]) throws -> [ValidatedBatch] {
+    mutating func process(_ batch: consuming [CoercedRecord]) throws -> [ValidatedBatch] {
         [validator.process(batch, agents: &agents)]
     }
 }

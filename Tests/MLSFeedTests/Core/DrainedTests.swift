@@ -1,0 +1,56 @@
+import Testing
+@testable import MLSFeed
+
+/// `Drained`: every element in order, each moved out (the array no longer holds it); `append(moving:)`.
+@Suite struct DrainedTests {
+    final class Box {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    @Test(arguments: [[], [7], [1, 2, 3, 4, 5]])
+    func everyElementInOrder(input: [Int]) {
+        var seen: [Int] = []
+        for element in Drained(input) { seen.append(element) }
+        #expect(seen == input)
+    }
+
+    @Test func eachElementIsMovedOutNotCopied() {
+        let array = (0..<100).map { Box($0) }
+        var unique: [Bool] = []
+        var values: [Int] = []
+        for element in Drained(consume array) {
+            var box = consume element
+            unique.append(isKnownUniquelyReferenced(&box))
+            values.append(box.value)
+        }
+        #expect(unique == Array(repeating: true, count: 100))
+        #expect(values == Array(0..<100))
+    }
+
+    @Test func sharedStorageIsCopiedAndTheOtherArrayKeepsItsElements() {
+        let kept = (0..<10).map { Box($0) }
+        var unique: [Bool] = []
+        for element in Drained(kept) {
+            var box = consume element
+            unique.append(isKnownUniquelyReferenced(&box))
+        }
+        #expect(unique == Array(repeating: false, count: 10))
+        #expect(kept.map(\.value) == Array(0..<10))
+    }
+
+    @Test(arguments: [([], [1, 2]), ([1], [2, 3]), ([1, 2], [])])
+    func appendMovingKeepsBothOrders(start: [Int], other: [Int]) {
+        var array = start
+        array.append(moving: other)
+        #expect(array == start + other)
+    }
+
+    @Test func appendMovingIntoAnEmptyArrayTakesTheOtherStorage() {
+        let other = (0..<100).map { Box($0) }
+        let base = other.withUnsafeBufferPointer { $0.baseAddress }
+        var array: [Box] = []
+        array.append(moving: other)
+        #expect(array.withUnsafeBufferPointer { $0.baseAddress } == base)
+    }
+}
