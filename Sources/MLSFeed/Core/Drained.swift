@@ -19,9 +19,10 @@ struct Drained<Element>: Sequence, IteratorProtocol {
 }
 
 extension Array {
-    /// Appends `other`'s elements, moved (see `Drained`); an empty array takes `other`'s storage as it is.
+    /// Appends `other`'s elements, moved (see `Drained`). An empty array without room for them takes `other`'s storage
+    /// as it is; one with room (a buffer reserved and kept across batches) keeps its own.
     mutating func append(moving other: consuming [Element]) {
-        if isEmpty {
+        if isEmpty && capacity < other.count {
             self = consume other
             return
         }

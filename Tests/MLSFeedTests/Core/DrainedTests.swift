@@ -53,4 +53,13 @@ import Testing
         array.append(moving: other)
         #expect(array.withUnsafeBufferPointer { $0.baseAddress } == base)
     }
+
+    @Test func appendMovingIntoAnEmptyArrayWithRoomKeepsItsOwnStorage() {
+        var array: [Box] = []
+        array.reserveCapacity(1000)
+        let base = array.withUnsafeBufferPointer { $0.baseAddress }
+        array.append(moving: (0..<100).map { Box($0) })
+        #expect(array.withUnsafeBufferPointer { $0.baseAddress } == base)
+        #expect(array.map(\.value) == Array(0..<100))
+    }
 }
