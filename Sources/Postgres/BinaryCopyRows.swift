@@ -19,6 +19,22 @@ package struct BinaryCopyRows {
         bytes = Self.header
     }
 
+    /// No rows yet, written into `buffer` (emptied first; its capacity reused).
+    package init(reusing buffer: consuming [UInt8]) {
+        bytes = consume buffer
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: Self.header)
+    }
+
+    /// The whole COPY payload (header, rows, trailer), leaving no rows behind (in a new, small buffer).
+    package mutating func takePayload() -> [UInt8] {
+        var payload = Self.header
+        swap(&payload, &bytes)
+        payload.append(contentsOf: Self.trailer)
+        count = 0
+        return payload
+    }
+
     /// Drops the rows, keeping the buffer's capacity.
     package mutating func removeAll() {
         bytes.removeSubrange(Self.header.count...)

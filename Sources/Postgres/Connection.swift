@@ -51,8 +51,15 @@ public final class Connection: @unchecked Sendable {
     /// Whether `cancel()` was called.
     public var isCancelled: Bool { state.withLock { $0.stopped } }
 
-    /// Runs one libpq call, refused once the connection was cancelled, counted while it runs (see `cancel`).
+    /// Runs one libpq call once the queued COPYs have run (throwing the first one's failure), refused once the
+    /// connection was cancelled, counted while it runs (see `cancel`).
     private func call<T>(_ body: () throws -> T) throws -> T {
+        try copies.settle()
+        return try counted(body)
+    }
+
+    /// Runs one libpq call, refused once the connection was cancelled, counted while it runs (see `cancel`).
+    private func counted<T>(_ body: () throws -> T) throws -> T {
         try state.withLock { state in
             if state.stopped { throw PostgresError(code: .queryCanceled, message: "the statement was cancelled") }
             state.calls += 1
@@ -79,6 +86,9 @@ public final class Connection: @unchecked Sendable {
     }
 
     private let state = CallState()
+
+    /// COPYs handed to a worker (`enqueueCopy`); every other call waits for them first.
+    private let copies = CopyQueue(byteLimit: 2 << 20)
 
     /// Runs one statement with text parameters `$1, $2, ...` (nil is NULL) and returns its rows.
     @discardableResult
@@ -128,6 +138,50 @@ public final class Connection: @unchecked Sendable {
             }
             return try pq.endCopy()
         }
+    }
+
+    /// Queues `COPY ... FROM STDIN` with its whole `payload` (text rows, or binary rows with header and trailer)
+    /// to run on a worker thread, and returns once it is queued: the server reads it while the caller encodes the
+    /// next one. COPYs run in the order queued; any other call on the connection waits for them first. The first
+    /// failure is thrown by the next call (this one included, instead of queuing). A caller that must know they
+    /// ran calls `settleCopies`.
+    package func enqueueCopy(_ sql: String, payload: consuming [UInt8]) throws {
+        if isCancelled { throw PostgresError(code: .queryCanceled, message: "the statement was cancelled") }
+        try copies.enqueue(payload) { [self] payload in
+            // On the worker: the caller's own calls wait (`call`) until the queue has run.
+            try counted {
+                try pq.beginCopy(sql)
+                do {
+                    try pq.putCopyData(payload)
+                } catch {
+                    _ = try? pq.endCopy(failure: "COPY aborted by the client")
+                    throw error
+                }
+                _ = try pq.endCopy()
+            }
+        }
+    }
+
+    /// Queues a text `COPY ... FROM STDIN` whose rows `produce` writes now, into memory (see
+    /// `enqueueCopy(_:payload:)`); returns the rows written. Nothing is queued when `produce` throws.
+    @discardableResult
+    package func enqueueCopy(_ sql: String, _ produce: (CopyWriter) throws -> Void) throws -> Int {
+        // A fresh buffer: text COPYs here are small (keys, rejects); the spare ones are kept for the batches.
+        let writer = CopyWriter(buffer: [])
+        try produce(writer)
+        let rows = writer.rows
+        try enqueueCopy(sql, payload: writer.takeBuffer())
+        return rows
+    }
+
+    /// Waits until the queued COPYs have run; throws the first one's failure.
+    package func settleCopies() throws {
+        try copies.settle()
+    }
+
+    /// An empty buffer as large as a queued COPY's payload that has been sent (reuse it for the next payload).
+    package func spareCopyBuffer() -> [UInt8] {
+        copies.spareBuffer() ?? []
     }
 
     /// Runs `COPY ... TO STDOUT` (text format) and hands `consume` each row's bytes, without the newline, in a

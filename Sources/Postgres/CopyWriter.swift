@@ -5,13 +5,29 @@ public final class CopyWriter {
     /// Bytes buffered before they are sent to the server.
     static let bufferLimit = 256 * 1024
 
-    private let pq: LibPQConnection
+    /// Where full buffers go; nil: the rows stay in the buffer (`takeBuffer`), for a queued COPY.
+    private let pq: LibPQConnection?
     private var buffer: [UInt8] = []
     private var rowStarted = false
+    /// Rows ended so far.
+    package private(set) var rows = 0
 
     init(_ pq: LibPQConnection) {
         self.pq = pq
         buffer.reserveCapacity(CopyWriter.bufferLimit + 4096)
+    }
+
+    /// A writer that keeps every row in memory, starting from `buffer` (emptied, its capacity reused).
+    init(buffer: consuming [UInt8]) {
+        pq = nil
+        self.buffer = consume buffer
+        self.buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// The rows written, for a writer made with `init(buffer:)`.
+    func takeBuffer() -> [UInt8] {
+        defer { buffer = [] }
+        return buffer
     }
 
     /// Appends one row; sends the buffer when it is full.
@@ -41,7 +57,8 @@ public final class CopyWriter {
     public func endRow() throws {
         buffer.append(UInt8(ascii: "\n"))
         rowStarted = false
-        if buffer.count >= CopyWriter.bufferLimit { try flush() }
+        rows += 1
+        if pq != nil && buffer.count >= CopyWriter.bufferLimit { try flush() }
     }
 
     private func separate() {
@@ -73,7 +90,7 @@ public final class CopyWriter {
 
     /// Sends what is buffered.
     func flush() throws {
-        guard !buffer.isEmpty else { return }
+        guard let pq, !buffer.isEmpty else { return }
         try pq.putCopyData(buffer)
         buffer.removeAll(keepingCapacity: true)
     }

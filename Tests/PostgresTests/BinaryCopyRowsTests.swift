@@ -32,6 +32,23 @@ import Testing
         #expect(rows.count == 0)
     }
 
+    @Test func aPayloadIsHeaderRowsAndTrailerAndABufferIsReused() {
+        var rows = BinaryCopyRows()
+        rows.beginRow(fields: 1)
+        rows.int32(9)
+        let header = rows.bytes.prefix(19)
+        let payload = rows.takePayload()
+        #expect(payload == Array(header) + [0, 1, 0, 0, 0, 4, 0, 0, 0, 9] + [0xFF, 0xFF])
+        #expect(rows.bytes == Array(header))
+        #expect(rows.count == 0)
+        var buffer = payload
+        buffer.reserveCapacity(4096)
+        let capacity = buffer.capacity
+        let reused = BinaryCopyRows(reusing: buffer)
+        #expect(reused.bytes == Array(header))
+        #expect(reused.bytes.capacity == capacity)
+    }
+
     /// Plain decimal text, read back exactly as `numeric_in` reads the same text (the oracle), scale included.
     @Test(arguments: [
         "0", "0.00", "-0", "-0.50", "1", "12.5", "549000", "12345.678", "0.00005", "100000000", "-999999999999.99",

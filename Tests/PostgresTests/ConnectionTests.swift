@@ -100,4 +100,49 @@ import Testing
         }
         #expect(pid == [["1"]])
     }
+
+    @Test func queuedCopiesReachTheTableBeforeTheNextCall() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int, v text)")
+        var rows = BinaryCopyRows()
+        for id in 1...3 {
+            rows.beginRow(fields: 2)
+            rows.int32(Int32(id))
+            rows.text("binary \(id)")
+        }
+        try connection.enqueueCopy("COPY t FROM STDIN (FORMAT binary)", payload: rows.takePayload())
+        let written = try connection.enqueueCopy("COPY t FROM STDIN") { writer in
+            try writer.writeRow(["4", "text\t4"])
+            try writer.writeRow(["5", nil])
+        }
+        #expect(written == 2)
+        #expect(try connection.execute("SELECT id, v FROM t ORDER BY id").rows == [
+            ["1", "binary 1"], ["2", "binary 2"], ["3", "binary 3"], ["4", "text\t4"], ["5", nil],
+        ])
+    }
+
+    @Test func aQueuedCopyThatFailsThrowsAtTheNextCallAndTheConnectionStaysUsable() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int)")
+        try connection.enqueueCopy("COPY t FROM STDIN") { writer in
+            try writer.writeRow(["1"])
+            try writer.writeRow(["two"])
+        }
+        // Dropped: queued after the failure, in the transaction it aborted.
+        try connection.enqueueCopy("COPY t FROM STDIN") { writer in try writer.writeRow(["3"]) }
+        let error = try #require(throws: PostgresError.self) { try connection.execute("SELECT 1") }
+        #expect(error.code == .invalidTextRepresentation)
+        #expect(error.message == "invalid input syntax for type integer: \"two\"")
+        #expect(try connection.execute("SELECT count(*) FROM t").rows == [["0"]])
+    }
+
+    @Test func aCancelledConnectionQueuesNoCopy() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (id int)")
+        connection.cancel()
+        let error = try #require(throws: PostgresError.self) {
+            try connection.enqueueCopy("COPY t FROM STDIN") { writer in try writer.writeRow(["1"]) }
+        }
+        #expect(error.code == .queryCanceled)
+    }
 }

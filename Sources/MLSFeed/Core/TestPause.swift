@@ -34,6 +34,8 @@ package enum TestPause: String, Sendable, CaseIterable {
     /// Throws what the interrupted wait throws (a cancelled statement, `CancellationError`).
     package func reach(connection: Connection? = nil, cancellation: Cancellation? = nil) throws {
         guard let requested = Self.requested, requested.phase == self else { return }
+        // The COPYs queued so far have reached the server when the pause is announced.
+        try connection?.settleCopies()
         if let marker = requested.marker {
             try? Data(rawValue.utf8).write(to: URL(fileURLWithPath: marker))
         }

@@ -43,8 +43,10 @@ package final class LoadSession: @unchecked Sendable {
     /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
     var extraWriter = JSONText.ObjectWriter()
     var jsonBuffer: [UInt8] = []
-    /// Reused for every binary COPY (see `copy`).
+    /// The binary COPY being encoded (see `copy`); its buffer comes from a payload already sent.
     var binaryRows = BinaryCopyRows()
+    /// The largest binary COPY payload so far: a new buffer is made that large at once.
+    var largestPayload = 0
     /// Batches copied as text because a value had no binary form (see `copy`).
     package private(set) var textCopies = 0
     var finished = false
@@ -191,7 +193,9 @@ package final class LoadSession: @unchecked Sendable {
     }
 
     /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing recognised as
-    /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`).
+    /// an unchanged copy of a stored one (`isStored`) is sent as its key only (`seen_listings`). The COPYs are
+    /// queued (`Connection.enqueueCopy`): the server reads them while the next batch is encoded, and a COPY's
+    /// failure is thrown by a later write, or at the latest by `commit`.
     package func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
         records.withUnsafeBufferPointer { records in
@@ -215,7 +219,7 @@ package final class LoadSession: @unchecked Sendable {
         }
         var staged = seenCount == 0 ? kept : kept.filter { !$0.isRecognisedKey }
         if !deletions.isEmpty {
-            deletedListings += try data.copyIn(
+            deletedListings += try data.enqueueCopy(
                 "COPY deleted_listings (listing_id, modification_timestamp, ordinal) FROM STDIN"
             ) { writer in
                 for record in deletions {
@@ -233,7 +237,7 @@ package final class LoadSession: @unchecked Sendable {
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if seenCount > 0 {
             let count = recognition?.value.count
-            skippedListings += try data.copyIn(
+            skippedListings += try data.enqueueCopy(
                 "COPY seen_listings (listing_id, ordinal) FROM STDIN"
             ) { writer in
                 try kept.withUnsafeBufferPointer { kept in
@@ -277,7 +281,9 @@ package final class LoadSession: @unchecked Sendable {
     /// timestamps; else as text, so the server judges an odd value as it always did.
     func copy(_ records: [NormalizedRecord], _ sql: String, first: StagingTables.Leading,
               last: [Int64] = [], staging: Bool = true, _ data: Connection) throws -> Int {
-        binaryRows.removeAll()
+        var buffer = data.spareCopyBuffer()
+        buffer.reserveCapacity(largestPayload)
+        binaryRows = BinaryCopyRows(reusing: consume buffer)
         var binary = true
         // Through the buffer: each record borrowed, not copied (a copy retains and releases its references).
         records.withUnsafeBufferPointer { records in
@@ -286,9 +292,15 @@ package final class LoadSession: @unchecked Sendable {
                                               extra: &extraWriter, json: &jsonBuffer, to: &binaryRows)
             }
         }
-        if binary { return try data.copyIn(sql + " (FORMAT binary)", rows: binaryRows) }
+        // Queued: the server reads these rows while the pipeline encodes the next batch.
+        if binary {
+            let rows = binaryRows.count
+            largestPayload = max(largestPayload, binaryRows.bytes.count)
+            try data.enqueueCopy(sql + " (FORMAT binary)", payload: binaryRows.takePayload())
+            return rows
+        }
         textCopies += 1
-        return try data.copyIn(sql) { writer in
+        return try data.enqueueCopy(sql) { writer in
             for record in records {
                 try StagingTables.write(record, first: first, last: last, staging: staging,
                                         extra: &extraWriter, json: &jsonBuffer, to: writer)
@@ -308,7 +320,7 @@ package final class LoadSession: @unchecked Sendable {
         guard !rejects.isEmpty else { return }
         let data = try activeData()
         let run = String(runID)
-        try data.copyIn("""
+        try data.enqueueCopy("""
             COPY rejects (run_id, source, entity, key, file, line, column_number, ordinal, reasons, raw) FROM STDIN
             """) { writer in
             for reject in rejects {

@@ -197,6 +197,8 @@ import Testing
         let session = try LoadSession(conninfo: db, options: F.options())
         let error = try #require(throws: PostgresError.self) {
             try session.write([F.listing("B", ordinal: 0), odd])
+            // The COPY is queued: its failure is thrown by the next call on the connection.
+            _ = try session.commit(RunTotals(read: 2))
         }
         session.fail("stopped")
         #expect(session.textCopies == 1)

@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+@testable import Postgres
+import Testing
+
+@Suite struct CopyQueueTests {
+    /// What the fake COPYs saw, shared with the worker.
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [[UInt8]] = []
+
+        func append(_ payload: [UInt8]) {
+            lock.withLock { entries.append(payload) }
+        }
+
+        var all: [[UInt8]] { lock.withLock { entries } }
+    }
+
+    struct Refused: Error, Equatable {
+        let payload: [UInt8]
+    }
+
+    @Test func runsCopiesInTheOrderQueued() throws {
+        let queue = CopyQueue(byteLimit: 1 << 20)
+        let log = Log()
+        for n in 0..<50 {
+            try queue.enqueue([UInt8(n), 1, 2]) { log.append($0) }
+        }
+        try queue.settle()
+        #expect(log.all == (0..<50).map { [UInt8($0), 1, 2] })
+    }
+
+    @Test func aPayloadLargerThanTheLimitStillGoesWhenNothingIsQueued() throws {
+        let queue = CopyQueue(byteLimit: 4)
+        let log = Log()
+        try queue.enqueue(Array(repeating: 7, count: 100)) { log.append($0) }
+        try queue.settle()
+        #expect(log.all.map(\.count) == [100])
+    }
+
+    @Test func theProducerWaitsWhileTheQueuedBytesWouldPassTheLimit() throws {
+        let queue = CopyQueue(byteLimit: 10)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        try queue.enqueue(Array(repeating: 1, count: 8)) { _ in
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+        let second = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? queue.enqueue(Array(repeating: 2, count: 8)) { _ in }
+            second.signal()
+        }
+        // 8 + 8 bytes would pass the limit of 10: the second COPY is let in only when the first has run.
+        #expect(second.wait(timeout: .now() + 0.3) == .timedOut)
+        release.signal()
+        #expect(second.wait(timeout: .now() + 10) == .success)
+        try queue.settle()
+    }
+
+    @Test func aFailureIsThrownOnceAndTheCopiesQueuedAfterItAreDropped() throws {
+        let queue = CopyQueue(byteLimit: 1 << 20)
+        let log = Log()
+        let gate = DispatchSemaphore(value: 0)
+        // The first COPY holds the worker until all three are queued.
+        try queue.enqueue([1]) {
+            gate.wait()
+            log.append($0)
+        }
+        try queue.enqueue([2]) { throw Refused(payload: $0) }
+        try queue.enqueue([3]) { log.append($0) }
+        gate.signal()
+        let error = try #require(throws: Refused.self) { try queue.settle() }
+        #expect(error == Refused(payload: [2]))
+        #expect(log.all == [[1]])
+        try queue.settle()
+        try queue.enqueue([4]) { log.append($0) }
+        try queue.settle()
+        #expect(log.all == [[1], [4]])
+    }
+
+    @Test func theNextEnqueueThrowsAFailureInsteadOfQueuing() throws {
+        let queue = CopyQueue(byteLimit: 10)
+        let log = Log()
+        try queue.enqueue(Array(repeating: 1, count: 8)) { throw Refused(payload: $0) }
+        // 8 + 8 bytes wait for the first COPY, which has failed by then.
+        let error = try #require(throws: Refused.self) {
+            try queue.enqueue(Array(repeating: 2, count: 8)) { log.append($0) }
+        }
+        #expect(error == Refused(payload: Array(repeating: 1, count: 8)))
+        try queue.settle()
+        #expect(log.all.isEmpty)
+    }
+
+    @Test func sentPayloadsComeBackEmptyAndTheTwoLargestAreKept() throws {
+        let queue = CopyQueue(byteLimit: 1 << 20)
+        for size in [10, 5000, 300] {
+            try queue.enqueue(Array(repeating: 0, count: size)) { _ in }
+        }
+        try queue.settle()
+        let first = try #require(queue.spareBuffer())
+        let second = try #require(queue.spareBuffer())
+        #expect(first.isEmpty && second.isEmpty)
+        #expect(first.capacity >= 5000)
+        #expect(second.capacity >= 300 && second.capacity < 5000)
+        #expect(queue.spareBuffer() == nil)
+    }
+}
