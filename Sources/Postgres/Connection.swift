@@ -88,7 +88,7 @@ public final class Connection: @unchecked Sendable {
     private let state = CallState()
 
     /// COPYs handed to a worker (`enqueueCopy`); every other call waits for them first.
-    private let copies = CopyQueue(byteLimit: 2 << 20)
+    private let copies = CopyQueue(byteLimit: 1 << 20)
 
     /// Runs one statement with text parameters `$1, $2, ...` (nil is NULL) and returns its rows.
     @discardableResult
@@ -179,9 +179,13 @@ public final class Connection: @unchecked Sendable {
         try copies.settle()
     }
 
-    /// An empty buffer as large as a queued COPY's payload that has been sent (reuse it for the next payload).
-    package func spareCopyBuffer() -> [UInt8] {
-        copies.spareBuffer() ?? []
+    /// An empty buffer for a payload of about `bytes`: one a queued COPY has sent when its size suits, else a new
+    /// one with that capacity.
+    package func copyBuffer(for bytes: Int) -> [UInt8] {
+        if let spare = copies.spareBuffer(for: bytes) { return spare }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(bytes)
+        return buffer
     }
 
     /// Runs `COPY ... TO STDOUT` (text format) and hands `consume` each row's bytes, without the newline, in a

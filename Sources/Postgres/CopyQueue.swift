@@ -2,12 +2,14 @@ import Dispatch
 import Foundation
 
 /// COPYs sent in order on a worker thread of their own while their producer goes on: the server reads one batch
-/// while the next is encoded. The payloads waiting or in flight hold at most `byteLimit` bytes (one payload is
-/// always let in); the producer waits beyond that.
+/// while the next is encoded. The payloads waiting or in flight hold at most `byteLimit` bytes, or one and a half
+/// times the largest payload queued so far if that is more (one payload is always let in); the producer waits
+/// beyond that. So a batch's small COPYs queue behind its big one, and the next batch's big one waits for it: two
+/// batches at most, one on the server and one being encoded.
 ///
 /// A COPY that fails keeps its error for the next `enqueue` or `settle` to throw, and the COPYs queued after it are
-/// dropped (the transaction they belong to is aborted anyway). Payload buffers come back emptied (`spareBuffer`),
-/// so a steady producer reuses the same few allocations.
+/// dropped (the transaction they belong to is aborted anyway). The largest sent payload's buffer comes back emptied
+/// (`spareBuffer`), so a steady producer reuses the same two allocations.
 final class CopyQueue: @unchecked Sendable {
     private let byteLimit: Int
     private let worker = DispatchQueue(label: "postgres.copy-queue")
@@ -15,8 +17,9 @@ final class CopyQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var queuedBytes = 0
     private var queuedCopies = 0
+    private var largestPayload = 0
     private var failure: Error?
-    private var spares: [[UInt8]] = []
+    private var spare: [UInt8]?
 
     init(byteLimit: Int) {
         self.byteLimit = byteLimit
@@ -28,8 +31,10 @@ final class CopyQueue: @unchecked Sendable {
         let box = Payload(consume payload)
         let size = box.bytes.count
         condition.lock()
+        largestPayload = max(largestPayload, size)
+        let limit = max(byteLimit, largestPayload + largestPayload / 2)
         // Bounded by the COPYs in flight, which the connection's `cancel` stops.
-        while failure == nil && queuedCopies > 0 && queuedBytes + size > byteLimit { condition.wait() }
+        while failure == nil && queuedCopies > 0 && queuedBytes + size > limit { condition.wait() }
         if let error = failure {
             failure = nil
             condition.unlock()
@@ -50,12 +55,8 @@ final class CopyQueue: @unchecked Sendable {
             emptied.removeAll(keepingCapacity: true)
             condition.lock()
             if let error, failure == nil { failure = error }
-            // The two largest buffers are kept: a small COPY's must not crowd out a batch's.
-            spares.append(emptied)
-            if spares.count > 2 {
-                spares.sort { $0.capacity < $1.capacity }
-                spares.removeFirst()
-            }
+            // The largest buffer is kept: a small COPY's must not crowd out a batch's.
+            if emptied.capacity > spare?.capacity ?? -1 { spare = emptied }
             queuedBytes -= size
             queuedCopies -= 1
             condition.broadcast()
@@ -73,12 +74,14 @@ final class CopyQueue: @unchecked Sendable {
         if let error { throw error }
     }
 
-    /// The largest spare buffer (empty, with the capacity of a payload already sent), if there is one.
-    func spareBuffer() -> [UInt8]? {
+    /// The spare buffer (empty, with the capacity of the largest payload sent since it was last taken) for a
+    /// payload of about `bytes`, if there is one and `bytes` would fill at least half of it (a small payload
+    /// leaves it to the next big one).
+    func spareBuffer(for bytes: Int) -> [UInt8]? {
         condition.lock()
         defer { condition.unlock() }
-        guard let largest = spares.indices.max(by: { spares[$0].capacity < spares[$1].capacity }) else { return nil }
-        return spares.remove(at: largest)
+        guard let capacity = spare?.capacity, bytes * 2 >= capacity else { return nil }
+        return spare.take()
     }
 
     /// A payload's one owner on its way to the worker, so the worker can take the buffer back uniquely referenced.

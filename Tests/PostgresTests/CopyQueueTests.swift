@@ -38,6 +38,32 @@ import Testing
         #expect(log.all.map(\.count) == [100])
     }
 
+    @Test func aBatchsSmallCopiesQueueBehindItsBigOneAndTheNextBigOneWaits() throws {
+        let queue = CopyQueue(byteLimit: 10)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let log = Log()
+        try queue.enqueue(Array(repeating: 1, count: 100)) {
+            started.signal()
+            release.wait()
+            log.append($0)
+        }
+        started.wait()
+        // Within one and a half times the largest payload: queued at once while the big one runs.
+        try queue.enqueue(Array(repeating: 2, count: 20)) { log.append($0) }
+        try queue.enqueue(Array(repeating: 3, count: 20)) { log.append($0) }
+        let next = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? queue.enqueue(Array(repeating: 4, count: 100)) { log.append($0) }
+            next.signal()
+        }
+        #expect(next.wait(timeout: .now() + 0.3) == .timedOut)
+        release.signal()
+        #expect(next.wait(timeout: .now() + 10) == .success)
+        try queue.settle()
+        #expect(log.all.map { $0.first } == [1, 2, 3, 4])
+    }
+
     @Test func theProducerWaitsWhileTheQueuedBytesWouldPassTheLimit() throws {
         let queue = CopyQueue(byteLimit: 10)
         let started = DispatchSemaphore(value: 0)
@@ -93,17 +119,20 @@ import Testing
         #expect(log.all.isEmpty)
     }
 
-    @Test func sentPayloadsComeBackEmptyAndTheTwoLargestAreKept() throws {
+    @Test func theLargestSentPayloadComesBackEmpty() throws {
         let queue = CopyQueue(byteLimit: 1 << 20)
         for size in [10, 5000, 300] {
             try queue.enqueue(Array(repeating: 0, count: size)) { _ in }
         }
         try queue.settle()
-        let first = try #require(queue.spareBuffer())
-        let second = try #require(queue.spareBuffer())
-        #expect(first.isEmpty && second.isEmpty)
-        #expect(first.capacity >= 5000)
-        #expect(second.capacity >= 300 && second.capacity < 5000)
-        #expect(queue.spareBuffer() == nil)
+        // A payload too small to fill half of it leaves it for the next big one.
+        #expect(queue.spareBuffer(for: 100) == nil)
+        let spare = try #require(queue.spareBuffer(for: 4000))
+        #expect(spare.isEmpty)
+        #expect(spare.capacity >= 5000)
+        #expect(queue.spareBuffer(for: 4000) == nil)
+        try queue.enqueue(Array(repeating: 0, count: 300)) { _ in }
+        try queue.settle()
+        #expect(try #require(queue.spareBuffer(for: 300)).capacity >= 300)
     }
 }

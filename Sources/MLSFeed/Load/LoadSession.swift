@@ -45,8 +45,8 @@ package final class LoadSession: @unchecked Sendable {
     var jsonBuffer: [UInt8] = []
     /// The binary COPY being encoded (see `copy`); its buffer comes from a payload already sent.
     var binaryRows = BinaryCopyRows()
-    /// The largest binary COPY payload so far: a new buffer is made that large at once.
-    var largestPayload = 0
+    /// The most bytes a binary COPY row took so far: a new buffer is made large enough for its batch at once.
+    var payloadBytesPerRow = 0
     /// Batches copied as text because a value had no binary form (see `copy`).
     package private(set) var textCopies = 0
     var finished = false
@@ -281,9 +281,7 @@ package final class LoadSession: @unchecked Sendable {
     /// timestamps; else as text, so the server judges an odd value as it always did.
     func copy(_ records: [NormalizedRecord], _ sql: String, first: StagingTables.Leading,
               last: [Int64] = [], staging: Bool = true, _ data: Connection) throws -> Int {
-        var buffer = data.spareCopyBuffer()
-        buffer.reserveCapacity(largestPayload)
-        binaryRows = BinaryCopyRows(reusing: consume buffer)
+        binaryRows = BinaryCopyRows(reusing: data.copyBuffer(for: records.count * payloadBytesPerRow))
         var binary = true
         // Through the buffer: each record borrowed, not copied (a copy retains and releases its references).
         records.withUnsafeBufferPointer { records in
@@ -295,7 +293,7 @@ package final class LoadSession: @unchecked Sendable {
         // Queued: the server reads these rows while the pipeline encodes the next batch.
         if binary {
             let rows = binaryRows.count
-            largestPayload = max(largestPayload, binaryRows.bytes.count)
+            payloadBytesPerRow = max(payloadBytesPerRow, binaryRows.bytes.count / max(rows, 1) + 1)
             try data.enqueueCopy(sql + " (FORMAT binary)", payload: binaryRows.takePayload())
             return rows
         }
