@@ -111,11 +111,19 @@ public final class Connection: @unchecked Sendable {
     }
 
     private func copyIn(_ sql: String, _ produce: (CopyWriter) throws -> Void, _ pq: LibPQConnection) throws -> Int {
-        try pq.beginCopy(sql)
-        let writer = CopyWriter(pq)
-        do {
+        try runCopy(sql) {
+            let writer = CopyWriter(pq)
             try produce(writer)
             try writer.flush()
+        }
+    }
+
+    /// One `COPY ... FROM STDIN` with the data `send` puts; when `send` throws, the COPY is failed on the server and
+    /// the error rethrown. Returns the rows the server copied.
+    private func runCopy(_ sql: String, _ send: () throws -> Void) throws -> Int {
+        try pq.beginCopy(sql)
+        do {
+            try send()
         } catch {
             _ = try? pq.endCopy(failure: "COPY aborted by the client")
             throw error
@@ -128,15 +136,10 @@ public final class Connection: @unchecked Sendable {
     @discardableResult
     package func copyIn(_ sql: String, rows: BinaryCopyRows) throws -> Int {
         try call {
-            try pq.beginCopy(sql)
-            do {
+            try runCopy(sql) {
                 try pq.putCopyData(rows.bytes)
                 try pq.putCopyData(BinaryCopyRows.trailer)
-            } catch {
-                _ = try? pq.endCopy(failure: "COPY aborted by the client")
-                throw error
             }
-            return try pq.endCopy()
         }
     }
 
@@ -149,16 +152,7 @@ public final class Connection: @unchecked Sendable {
         if isCancelled { throw PostgresError(code: .queryCanceled, message: "the statement was cancelled") }
         try copies.enqueue(payload) { [self] payload in
             // On the worker: the caller's own calls wait (`call`) until the queue has run.
-            try counted {
-                try pq.beginCopy(sql)
-                do {
-                    try pq.putCopyData(payload)
-                } catch {
-                    _ = try? pq.endCopy(failure: "COPY aborted by the client")
-                    throw error
-                }
-                _ = try pq.endCopy()
-            }
+            _ = try counted { try runCopy(sql) { try pq.putCopyData(payload) } }
         }
     }
 
