@@ -15,7 +15,7 @@ import Testing
         rows.text("a")
         rows.null()
         #expect(Self.numeric("-12345.678", into: &rows))
-        var json = Array(#"{"k":1}"#.utf8)
+        let json = Array(#"{"k":1}"#.utf8)
         json.withUnsafeBufferPointer { rows.jsonb($0) }
         let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
         let row: [UInt8] = [0, 5]
@@ -90,7 +90,7 @@ import Testing
             rows.date(daysSince2000: d)
             rows.timestamp(microsecondsSince2000: ts)
             rows.text(s)
-            var json = Array(#"{"b": [1, "\u00e9"], "a": null}"#.utf8)
+            let json = Array(#"{"b": [1, "\u00e9"], "a": null}"#.utf8)
             json.withUnsafeBufferPointer { rows.jsonb($0) }
         }
         #expect(try connection.copyIn("COPY t FROM STDIN (FORMAT binary)", rows: rows) == 2)
