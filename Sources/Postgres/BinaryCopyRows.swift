@@ -1,4 +1,5 @@
-/// Rows of a `COPY ... FROM STDIN (FORMAT binary)`, built in memory and sent by `Connection.copyIn(_:rows:)`.
+/// Rows of a `COPY ... FROM STDIN (FORMAT binary)`, built in memory and sent by `Connection.enqueueCopy` (as
+/// `takePayload`) or `Connection.copyIn(_:rows:)`.
 ///
 /// Each value is written in its column type's binary form (what the type's receive function reads), so the server
 /// parses no text for it: integers and floats as big-endian bits, dates and timestamps as counts from 2000-01-01,

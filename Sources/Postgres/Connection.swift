@@ -160,8 +160,8 @@ public final class Connection: @unchecked Sendable {
     /// `enqueueCopy(_:payload:)`); returns the rows written. Nothing is queued when `produce` throws.
     @discardableResult
     package func enqueueCopy(_ sql: String, _ produce: (CopyWriter) throws -> Void) throws -> Int {
-        // A fresh buffer: text COPYs here are small (keys, rejects); the spare ones are kept for the batches.
-        let writer = CopyWriter(buffer: [])
+        // A fresh buffer: text COPYs here are small (keys, rejects); the spare one is kept for the batches.
+        let writer = CopyWriter()
         try produce(writer)
         let rows = writer.rows
         try enqueueCopy(sql, payload: writer.takeBuffer())

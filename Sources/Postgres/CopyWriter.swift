@@ -17,14 +17,12 @@ public final class CopyWriter {
         buffer.reserveCapacity(CopyWriter.bufferLimit + 4096)
     }
 
-    /// A writer that keeps every row in memory, starting from `buffer` (emptied, its capacity reused).
-    init(buffer: consuming [UInt8]) {
+    /// A writer that keeps every row in memory (`takeBuffer`), for a queued COPY.
+    init() {
         pq = nil
-        self.buffer = consume buffer
-        self.buffer.removeAll(keepingCapacity: true)
     }
 
-    /// The rows written, for a writer made with `init(buffer:)`.
+    /// The rows written, for a writer made with `init()`.
     func takeBuffer() -> [UInt8] {
         defer { buffer = [] }
         return buffer
