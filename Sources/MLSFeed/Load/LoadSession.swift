@@ -114,7 +114,6 @@ package final class LoadSession: @unchecked Sendable {
                 SET application_name = 'mlsfeed \(options.plan ? "plan" : "load run \(runID)")';
                 SET TimeZone = 'UTC';
                 SET work_mem = '256MB';
-                SET maintenance_work_mem = '256MB';
                 SET temp_buffers = '256MB';
                 BEGIN;
                 \(StagingTables.create(.listing));
