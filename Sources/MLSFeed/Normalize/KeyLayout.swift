@@ -16,7 +16,7 @@ struct KeyLayout {
 
     /// Makes sure the layout describes `fields`, rebuilding it when the keys differ from the last record's.
     mutating func adopt(_ fields: [RawField], mapping: Mapping, placed: Set<String>) {
-        if built && fields.count == keys.count && zip(fields, keys).allSatisfy({ $0.key == $1 }) { return }
+        if built && fields.count == keys.count && Self.same(keys, in: fields) { return }
         built = true
         keys = fields.map(\.key)
         let byKey = Self.positions(of: keys)
@@ -26,6 +26,12 @@ struct KeyLayout {
     }
 
     /// Key → its positions in `keys`.
+    /// Whether `fields` carry `keys` in order; compared in place (iterating a `zip` copies every field).
+    private static func same(_ keys: [String], in fields: [RawField]) -> Bool {
+        for i in fields.indices where fields[i].key != keys[i] { return false }
+        return true
+    }
+
     static func positions(of keys: [String]) -> [String: [Int]] {
         var byKey: [String: [Int]] = [:]
         for (i, key) in keys.enumerated() { byKey[key, default: []].append(i) }

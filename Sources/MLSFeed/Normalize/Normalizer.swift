@@ -15,8 +15,11 @@ package struct Normalizer: Sendable {
     private let multiValue: Set<String>
     /// The field and value that mark a record a deletion (`deleted_when`).
     private let deletion: WebAPISettings.Deletion?
-    /// `mapping.recordAgents`, made once (it is computed, and read for every record).
-    private let recordAgents: [(index: Int, agent: AgentMapping)]
+    /// The indices in `mapping.embeddedAgents` of `mapping.recordAgents`, made once (read for every record).
+    private let recordAgents: [Int]
+    /// `mapping.fields` as rules, and each embedded agent entry's fields (by its index in `embeddedAgents`).
+    private let rules: [FieldRule]
+    private let agentRules: [[FieldRule]]
 
     package init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = [],
                 deletion: WebAPISettings.Deletion? = nil) {
@@ -27,7 +30,9 @@ package struct Normalizer: Sendable {
         self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
         self.multiValue = multiValue
         self.deletion = deletion
-        self.recordAgents = mapping.recordAgents
+        self.recordAgents = mapping.recordAgents.map(\.index)
+        self.rules = mapping.fields.map(FieldRule.init)
+        self.agentRules = mapping.embeddedAgents.map { $0.fields.map(FieldRule.init) }
     }
 
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
@@ -73,7 +78,7 @@ package struct Normalizer: Sendable {
                                agents: inout AgentMemo) -> [CoercedAgent] {
         var result: [CoercedAgent] = []
         result.reserveCapacity(recordAgents.count + raw.children.count)
-        for (slot, (index, agent)) in recordAgents.enumerated() {
+        for (slot, index) in recordAgents.enumerated() {
             var hash = ContentHash()
             hash.mix(UInt64(index))
             for positions in layout.agentPositions[slot] {
@@ -85,14 +90,13 @@ package struct Normalizer: Sendable {
             }
             let fingerprint = hash.finalize64()
             let outcomes = memoized(fingerprint, removed: &removed, agents: &agents) { agentRemoved in
-                zip(agent.fields, layout.agentPositions[slot]).map {
+                zip(agentRules[index], layout.agentPositions[slot]).map {
                     outcome(of: $0, at: $1, in: raw, removed: &agentRemoved)
                 }
             }
             result.append(CoercedAgent(mapping: index, outcomes: outcomes, fingerprint: fingerprint))
         }
         for child in raw.children {
-            let agent = mapping.embeddedAgents[child.mapping]
             var hash = ContentHash()
             hash.mix(UInt64(child.mapping) | 0x100)
             for field in child.fields {
@@ -106,8 +110,9 @@ package struct Normalizer: Sendable {
             let outcomes = memoized(fingerprint, removed: &removed, agents: &agents) { agentRemoved in
                 let byKey = KeyLayout.positions(of: child.fields.map(\.key))
                 let childRecord = RawRecord(fields: child.fields, position: raw.position, ordinal: raw.ordinal)
-                return agent.fields.map {
-                    outcome(of: $0, at: KeyLayout.positions($0, in: byKey), in: childRecord, removed: &agentRemoved)
+                return agentRules[child.mapping].map {
+                    outcome(of: $0, at: KeyLayout.positions($0.field, in: byKey), in: childRecord,
+                            removed: &agentRemoved)
                 }
             }
             result.append(CoercedAgent(mapping: child.mapping, outcomes: outcomes, fingerprint: fingerprint,
@@ -136,7 +141,7 @@ package struct Normalizer: Sendable {
         var removed = 0
         var outcomes: [FieldOutcome] = []
         if let keyField {
-            outcomes.append(outcome(of: mapping.fields[keyField], at: layout.fieldPositions[keyField], in: raw,
+            outcomes.append(outcome(of: rules[keyField], at: layout.fieldPositions[keyField], in: raw,
                                     removed: &removed))
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
@@ -160,11 +165,8 @@ package struct Normalizer: Sendable {
         var removed = 0
         var outcomes: [FieldOutcome] = []
         outcomes.reserveCapacity(mapping.fields.count)
-        // Through the buffer: each element borrowed, not copied (a copy retains and releases its five references).
-        mapping.fields.withUnsafeBufferPointer { fields in
-            for i in fields.indices {
-                outcomes.append(outcome(of: fields[i], at: layout.fieldPositions[i], in: raw, removed: &removed))
-            }
+        for i in rules.indices {
+            outcomes.append(outcome(of: rules[i], at: layout.fieldPositions[i], in: raw, removed: &removed))
         }
         let agents = agentOutcomes(raw, layout, removed: &removed, agents: &agents)
         if let deletion, let value = raw.value(deletion.field),
@@ -183,7 +185,7 @@ package struct Normalizer: Sendable {
                              agents: agents, removedCharacters: removed)
     }
 
-    private func outcome(of field: FieldMapping, at positions: [Int], in raw: RawRecord,
+    private func outcome(of field: FieldRule, at positions: [Int], in raw: RawRecord,
                          removed: inout Int) -> FieldOutcome {
         if positions.isEmpty { return .absent }
         for position in positions {

@@ -98,6 +98,12 @@ package struct Validator: Sendable {
         mapping.fields.withUnsafeBufferPointer { fields in
             record.outcomes.withUnsafeBufferPointer { outcomes in
                 for i in fields.indices {
+                    // Most fields: the value as coerced, with no need of the field's mapping (the call below copies
+                    // it, retaining and releasing each of its references).
+                    if case .value(let value) = outcomes[i] {
+                        ordered[fieldColumns[i]] = value
+                        continue
+                    }
                     if case .absent = outcomes[i] { absent |= 1 << UInt64(fieldColumns[i]) }
                     ordered[fieldColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &issues)
                 }
