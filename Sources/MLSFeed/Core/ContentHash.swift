@@ -7,8 +7,12 @@ struct ContentHash {
     private var length: UInt64 = 0
 
     mutating func update(_ text: String) {
-        var copy = text
-        copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+        // In place for native and small strings (no copy of the string to make it mutable).
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = text
+            copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// Mixes `bytes` in, a little-endian word at a time, then a tail word tagged with the length.
@@ -20,13 +24,20 @@ struct ContentHash {
             mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
             i += 8
         }
+        // The last 0 to 7 bytes, little-endian, zero above: at most three loads instead of a loop over bytes.
         var tail: UInt64 = 0
         var shift: UInt64 = 0
-        while i < n {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
+        if n - i >= 4 {
+            tail = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self)))
+            shift = 32
+            i += 4
         }
+        if n - i >= 2 {
+            tail |= UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt16.self))) << shift
+            shift += 16
+            i += 2
+        }
+        if i < n { tail |= UInt64(bytes[i]) << shift }
         mix(tail ^ (UInt64(n) << 56))
         length &+= UInt64(n)
     }
@@ -87,24 +98,29 @@ extension ContentHash {
             hash.mix(absent)
         }
         let always = entity.firstReleaseColumns
-        for (index, value) in columns.enumerated() {
-            switch value {
-            case nil: if index < always { hash.mix(0xA0) }
-            case .text(let s)?: hash.mix(0xA1); hash.update(s)
-            case .decimal(let s)?: hash.mix(0xA2); hash.update(s)
-            case .date(let s)?: hash.mix(0xA3); hash.update(s)
-            case .timestamp(let s)?: hash.mix(0xA4); hash.update(s)
-            case .integer(let i)?: hash.mix(0xA5); hash.mix(UInt64(bitPattern: i))
-            case .double(let d)?: hash.mix(0xA6); hash.mix(d.bitPattern)
-            case .boolean(let b)?: hash.mix(b ? 0xA7 : 0xA8)
+        // Through the buffers: each value borrowed, not copied (a copy retains and releases its string).
+        columns.withUnsafeBufferPointer { columns in
+            for index in columns.indices {
+                switch columns[index] {
+                case nil: if index < always { hash.mix(0xA0) }
+                case .text(let s)?: hash.mix(0xA1); hash.update(s)
+                case .decimal(let s)?: hash.mix(0xA2); hash.update(s)
+                case .date(let s)?: hash.mix(0xA3); hash.update(s)
+                case .timestamp(let s)?: hash.mix(0xA4); hash.update(s)
+                case .integer(let i)?: hash.mix(0xA5); hash.mix(UInt64(bitPattern: i))
+                case .double(let d)?: hash.mix(0xA6); hash.mix(d.bitPattern)
+                case .boolean(let b)?: hash.mix(b ? 0xA7 : 0xA8)
+                }
+                if index >= always && columns[index] != nil { hash.mix(0xAC &+ UInt64(index)) }
             }
-            if index >= always && value != nil { hash.mix(0xAC &+ UInt64(index)) }
         }
-        for field in extra {
-            hash.separator()
-            hash.update(field.key)
-            hash.separator()
-            hash.update(field.value)
+        extra.withUnsafeBufferPointer { extra in
+            for i in extra.indices {
+                hash.separator()
+                hash.update(extra[i].key)
+                hash.separator()
+                hash.update(extra[i].value)
+            }
         }
         if let extraJSON {
             hash.mix(0xAD)
