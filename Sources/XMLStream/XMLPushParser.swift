@@ -154,9 +154,16 @@ public final class XMLPushParser {
 
     /// Hands the captured text over without copying it, keeping a copy of the bytes from `index` on as the new
     /// (shifted) text: a delegate can gather many elements' texts and take them in one go, mid-element too.
-    public func takeText(keepingFrom index: Int) -> [UInt8] {
-        var kept: [UInt8] = []
-        kept.reserveCapacity(text.capacity)
+    ///
+    /// The new text goes into `spare` (emptied) when given: an earlier text the delegate is done with, whose pages
+    /// are already in memory where a new buffer of this size is mapped fresh and faulted in page by page.
+    public func takeText(keepingFrom index: Int, reusing spare: consuming [UInt8] = []) -> [UInt8] {
+        var kept = consume spare
+        kept.removeAll(keepingCapacity: true)
+        // Room for a little more than this text held (the next batch of texts is about as big). Not
+        // `text.capacity`: malloc rounds a big block up to whole pages and the array reports that, so each new
+        // text would ask for a page more than the last, and no spare would ever be big enough.
+        if kept.capacity < text.count { kept.reserveCapacity(text.count + text.count / 4) }
         kept.append(contentsOf: text[index...])
         swap(&kept, &text)
         return kept

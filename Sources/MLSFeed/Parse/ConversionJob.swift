@@ -4,7 +4,8 @@ import Foundation
 final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
     // @unchecked: `next` and `blocks` are only touched while holding `lock`; the rest is immutable.
     private static var blockSize: Int { 64 }
-    private let batch: Batch
+    /// Nil once taken back (`takeBatch`).
+    private var batch: Batch?
     private let count: Int
     private let convert: @Sendable (Batch, Range<Int>) -> [RawRecord]
     private let lock = NSLock()
@@ -20,7 +21,7 @@ final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
     /// Converts blocks until none is left to claim.
     func work() {
         while let range = claim() {
-            let records = convert(batch, range)
+            let records = convert(batch!, range)
             lock.withLock { blocks.append((range.lowerBound, records)) }
         }
     }
@@ -38,6 +39,11 @@ final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
             for (_, block) in Drained(consume taken) { records.append(moving: consume block) }
             return records
         }
+    }
+
+    /// The batch, once every worker is done with it: its buffers can serve the next batch.
+    func takeBatch() -> Batch? {
+        lock.withLock { batch.take() }
     }
 
     private func claim() -> Range<Int>? {

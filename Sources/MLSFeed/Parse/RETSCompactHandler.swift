@@ -231,7 +231,9 @@ final class RETSCompactHandler: RecordHandler {
             return
         }
         let keep = capturing == dataName ? captureStart : parser.text.count
-        full.bytes = parser.takeText(keepingFrom: keep)
+        var spare: [UInt8] = []
+        if var spent = converter.takeSpent() { swap(&spare, &spent.bytes) }
+        full.bytes = parser.takeText(keepingFrom: keep, reusing: consume spare)
         batch = full.emptied()
         if capturing == dataName { captureStart -= keep }
         converter.submit(full, count: full.entries.count, inBackground: inBackground)

@@ -35,10 +35,10 @@ struct RETSRowBatch: Sendable {
         self.recognizer = recognizer
     }
 
-    /// An empty batch with the same layout (and room for as much as this one held).
+    /// An empty batch with the same layout (and room for as many entries as this one held; its bytes come from
+    /// the parser when it is submitted).
     func emptied() -> RETSRowBatch {
         var next = RETSRowBatch(layout: layout, recognizer: recognizer)
-        next.bytes.reserveCapacity(bytes.count)
         next.entries.reserveCapacity(entries.count)
         return next
     }

@@ -52,11 +52,11 @@ struct TriplesBatch: Sendable {
         recordElement = settings.recordElement
     }
 
-    /// An empty batch with the same settings (and room for as much as this one held).
+    /// An empty batch with the same settings (and room for as many entries as this one held; its bytes come from
+    /// the parser when it is submitted).
     func emptied() -> TriplesBatch {
         var next = self
         next.bytes = []
-        next.bytes.reserveCapacity(bytes.count)
         next.entries = []
         next.entries.reserveCapacity(entries.count)
         next.keySets = []

@@ -156,7 +156,10 @@ final class TriplesHandler: RecordHandler {
         if capturing != nil { keep = captureStart }
         if inRecord, let values = recordValues { keep = min(keep, values.lowerBound) }
         var full = batch
-        full.bytes = parser.takeText(keepingFrom: keep)
+        // The parser's next text goes into the buffer of the batch converted before the last one.
+        var spare: [UInt8] = []
+        if var spent = converter.takeSpent() { swap(&spare, &spent.bytes) }
+        full.bytes = parser.takeText(keepingFrom: keep, reusing: consume spare)
         batch = full.emptied()
         headerKeySet = nil
         if capturing != nil { captureStart -= keep }
