@@ -25,13 +25,13 @@ struct KeyLayout {
         extraPositions = keys.indices.filter { !placed.contains(keys[$0]) }
     }
 
-    /// Key → its positions in `keys`.
     /// Whether `fields` carry `keys` in order; compared in place (iterating a `zip` copies every field).
     private static func same(_ keys: [String], in fields: [RawField]) -> Bool {
         for i in fields.indices where fields[i].key != keys[i] { return false }
         return true
     }
 
+    /// Key → its positions in `keys`.
     static func positions(of keys: [String]) -> [String: [Int]] {
         var byKey: [String: [Int]] = [:]
         for (i, key) in keys.enumerated() { byKey[key, default: []].append(i) }

@@ -2,7 +2,8 @@ import Foundation
 
 /// One batch being converted by up to two threads, which claim blocks of entries under a lock.
 final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
-    // @unchecked: `next` and `blocks` are only touched while holding `lock`; the rest is immutable.
+    // @unchecked: `next` and `blocks` are only touched while holding `lock`; `batch` is only read until every
+    // worker is done, then taken (`takeBatch`); the rest is immutable.
     private static var blockSize: Int { 64 }
     /// Nil once taken back (`takeBatch`).
     private var batch: Batch?
