@@ -50,29 +50,65 @@ package enum JSONText {
 
     /// Writes `object`s one after the other, remembering the last key list found free of repeats: records of one
     /// feed share their keys, so the check for repeated keys is then a comparison of (shared) key strings.
+    ///
+    /// In `.storage` order (the loader's), the keys come out in the order jsonb stores them, so the server's sort of
+    /// each object's keys finds them sorted (one comparison per key, not a sort per row); the stored jsonb is the
+    /// same either way.
     package struct ObjectWriter {
+        /// The order of an object's keys.
+        package enum KeyOrder: Sendable {
+            /// As the fields come (the JSONL output, `JSONText.object`).
+            case source
+            /// jsonb's: shorter keys (in UTF-8 bytes) first, then by their bytes.
+            case storage
+        }
+
+        private let order: KeyOrder
         private var uniqueKeys: [String] = []
+        /// Per entry of `uniqueKeys`: its place in jsonb's order (`.storage` only).
+        private var ranks: [Int] = []
+        /// Per rank: the index of the field with that key in the object being written, or -1.
+        private var slots: [Int] = []
+        /// Per field of the object being written: its entry in `uniqueKeys`.
+        private var entries: [Int] = []
 
-        package init() {}
+        package init(order: KeyOrder = .source) {
+            self.order = order
+        }
 
-        /// Appends `fields` as a JSON object (see `JSONText.object`).
+        /// Appends `fields` as a JSON object (see `JSONText.object`), the keys in this writer's order.
         package mutating func append(_ fields: [RawField], to out: inout [UInt8]) {
             out.append(0x7B)
-            if keysAreUnique(fields) {
-                for (i, field) in fields.enumerated() {
-                    if i > 0 { out.append(0x2C) }
-                    JSONText.append(field.key, to: &out)
-                    out.append(0x3A)
-                    JSONText.append(field.value, to: &out)
+            if !keysAreUnique(fields) {
+                appendGrouped(fields, to: &out)
+            } else if order == .storage && fields.count > 1 {
+                for (i, entry) in entries.enumerated() { slots[ranks[entry]] = i }
+                var first = true
+                for rank in slots.indices where slots[rank] >= 0 {
+                    if !first { out.append(0x2C) }
+                    first = false
+                    append(fields[slots[rank]], to: &out)
+                    slots[rank] = -1
                 }
             } else {
-                appendGrouped(fields, to: &out)
+                for (i, field) in fields.enumerated() {
+                    if i > 0 { out.append(0x2C) }
+                    append(field, to: &out)
+                }
             }
             out.append(0x7D)
         }
 
+        private func append(_ field: RawField, to out: inout [UInt8]) {
+            JSONText.append(field.key, to: &out)
+            out.append(0x3A)
+            JSONText.append(field.value, to: &out)
+        }
+
+        /// True when no key repeats; then `entries` holds each field's entry in `uniqueKeys` (`.storage` only).
         private mutating func keysAreUnique(_ fields: [RawField]) -> Bool {
             // Keys in the order of a repeat-free key list (a subsequence of it) do not repeat either.
+            entries.removeAll(keepingCapacity: true)
             var j = 0
             var subsequence = true
             for field in fields {
@@ -81,23 +117,32 @@ package enum JSONText {
                     subsequence = false
                     break
                 }
+                if order == .storage { entries.append(j) }
                 j += 1
             }
             if subsequence { return true }
             var seen = Set<String>(minimumCapacity: fields.count)
             for field in fields where !seen.insert(field.key).inserted { return false }
             uniqueKeys = fields.map(\.key)
+            if order == .storage {
+                entries = Array(fields.indices)
+                ranks = Array(repeating: 0, count: uniqueKeys.count)
+                let sorted = uniqueKeys.indices.sorted { JSONText.storedBefore(uniqueKeys[$0], uniqueKeys[$1]) }
+                for (rank, entry) in sorted.enumerated() { ranks[entry] = rank }
+                slots = Array(repeating: -1, count: uniqueKeys.count)
+            }
             return true
         }
 
         private func appendGrouped(_ fields: [RawField], to out: inout [UInt8]) {
-            var order: [String] = []
+            var keys: [String] = []
             var grouped: [String: [String]] = [:]
             for field in fields {
-                if grouped[field.key] == nil { order.append(field.key) }
+                if grouped[field.key] == nil { keys.append(field.key) }
                 grouped[field.key, default: []].append(field.value)
             }
-            for (i, key) in order.enumerated() {
+            if order == .storage { keys.sort(by: JSONText.storedBefore) }
+            for (i, key) in keys.enumerated() {
                 if i > 0 { out.append(0x2C) }
                 JSONText.append(key, to: &out)
                 out.append(0x3A)
@@ -114,6 +159,13 @@ package enum JSONText {
                 }
             }
         }
+    }
+
+    /// True when jsonb stores key `a` before key `b` in an object: the shorter in UTF-8 bytes first, then by bytes.
+    package static func storedBefore(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (a.utf8, b.utf8)
+        if x.count != y.count { return x.count < y.count }
+        return x.lexicographicallyPrecedes(y)
     }
 
     /// Raw fields as a JSON array of `[key, value]` pairs: order and repeats kept exactly (rejects' raw fields).

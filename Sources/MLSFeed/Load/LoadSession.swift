@@ -41,7 +41,7 @@ package final class LoadSession: @unchecked Sendable {
     /// The stored listings the pipeline recognises against (`recognize(against:)`).
     var recognition: Pending<StoredListings>?
     /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
-    var extraWriter = JSONText.ObjectWriter()
+    var extraWriter = JSONText.ObjectWriter(order: .storage)
     var jsonBuffer: [UInt8] = []
     /// The binary COPY being encoded (see `copy`); its buffer comes from a payload already sent.
     var binaryRows = BinaryCopyRows()

@@ -52,6 +52,30 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self) == #"{"a":"1","b":["2","3"]}"#)
     }
 
+    /// In storage order the keys come out as jsonb stores them (shorter in UTF-8 bytes first, then by bytes),
+    /// whatever list came before; repeats still group into arrays.
+    @Test(arguments: [
+        ([RawField("bb", "1"), RawField("a", "2"), RawField("ab", "3"), RawField("c", "4")],
+         #"{"a":"2","c":"4","ab":"3","bb":"1"}"#),
+        ([RawField("bb", "1"), RawField("a", "2")], #"{"a":"2","bb":"1"}"#),
+        ([RawField("é", "1"), RawField("zz", "2"), RawField("z", "3")], #"{"z":"3","zz":"2","é":"1"}"#),
+        ([RawField("bb", "1"), RawField("a", "2"), RawField("bb", "3")], #"{"a":"2","bb":["1","3"]}"#),
+        ([RawField("ab", "x")], #"{"ab":"x"}"#),
+        ([], "{}"),
+    ])
+    func storageOrderIsJSONBsOrder(fields: [RawField], expected: String) {
+        var writer = JSONText.ObjectWriter(order: .storage)
+        var out: [UInt8] = []
+        // A key list remembered first, of which some lists are subsequences.
+        writer.append([RawField("bb", "0"), RawField("a", "0"), RawField("ab", "0"), RawField("c", "0")], to: &out)
+        out.removeAll()
+        writer.append(fields, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == expected)
+        out.removeAll()
+        writer.append(fields, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == expected)
+    }
+
     @Test func pairsKeepEverything() {
         #expect(JSONText.pairs([RawField("a", ""), RawField("a", "x")]) == #"[["a",""],["a","x"]]"#)
     }

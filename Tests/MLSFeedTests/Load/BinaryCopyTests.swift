@@ -186,6 +186,26 @@ import Testing
         #expect(text.withUTF8(BinaryCopyRows.microsecondsSince2000) == micros)
     }
 
+    /// The loader writes `extra`'s keys in the order jsonb stores them (so the server's sort of each row's keys
+    /// finds them sorted): the oracle is the order in which PostgreSQL itself lists the stored keys.
+    @Test(arguments: [
+        ["ListAgentFullName", "Pool", "View", "APN", "Zoning", "TaxYear", "HOAFee", "Stories"],
+        ["b", "a", "ab", "aa", "é", "zz", "Z", "z", "~", "日本", "ÿ"],
+        ["only"],
+    ])
+    func extraKeysGoInTheOrderJSONBStoresThem(keys: [String]) throws {
+        let connection = try Connection(TestDatabase.fresh())
+        var writer = JSONText.ObjectWriter(order: .storage)
+        var out: [UInt8] = []
+        writer.append(keys.map { RawField($0, "v") }, to: &out)
+        let written = String(decoding: out, as: UTF8.self)
+        let stored = try connection.execute("""
+            SELECT k FROM jsonb_object_keys($1::jsonb) WITH ORDINALITY AS t(k, n) ORDER BY n
+            """, [written]).rows.map { $0[0] ?? "" }
+        #expect(stored.count == keys.count)
+        #expect(written == "{" + stored.map { "\"\($0)\":\"v\"" }.joined(separator: ",") + "}")
+    }
+
     /// A value the binary form refuses sends its batch as text: the server's input function judges it, with its
     /// own message, in a first load and in a staged run alike.
     @Test(arguments: [true, false])
