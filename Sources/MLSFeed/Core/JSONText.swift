@@ -71,6 +71,10 @@ package enum JSONText {
         private var slots: [Int] = []
         /// Per field of the object being written: its entry in `uniqueKeys`.
         private var entries: [Int] = []
+        /// Per entry of `uniqueKeys` (`.storage` only): `,"key":"` in `keyText` (a key's text is written once, not
+        /// escaped again for every row; the first field of an object skips the comma).
+        private var keyText: [UInt8] = []
+        private var keyRanges: [Range<Int>] = []
 
         package init(order: KeyOrder = .source) {
             self.order = order
@@ -81,14 +85,20 @@ package enum JSONText {
             out.append(0x7B)
             if !keysAreUnique(fields) {
                 appendGrouped(fields, to: &out)
-            } else if order == .storage && fields.count > 1 {
+            } else if order == .storage {
                 for (i, entry) in entries.enumerated() { slots[ranks[entry]] = i }
                 var first = true
-                for rank in slots.indices where slots[rank] >= 0 {
-                    if !first { out.append(0x2C) }
-                    first = false
-                    append(fields[slots[rank]], to: &out)
-                    slots[rank] = -1
+                keyText.withUnsafeBufferPointer { keyText in
+                    for rank in slots.indices where slots[rank] >= 0 {
+                        let i = slots[rank]
+                        let key = keyRanges[entries[i]]
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: keyText[(first ? 1 : 0) + key.lowerBound
+                                                                                     ..< key.upperBound]))
+                        first = false
+                        JSONText.appendUnquoted(fields[i].value, to: &out)
+                        out.append(0x22)
+                        slots[rank] = -1
+                    }
                 }
             } else {
                 for (i, field) in fields.enumerated() {
@@ -107,29 +117,46 @@ package enum JSONText {
 
         /// True when no key repeats; then `entries` holds each field's entry in `uniqueKeys` (`.storage` only).
         private mutating func keysAreUnique(_ fields: [RawField]) -> Bool {
-            // Keys in the order of a repeat-free key list (a subsequence of it) do not repeat either.
-            entries.removeAll(keepingCapacity: true)
-            var j = 0
-            var subsequence = true
-            for field in fields {
-                while j < uniqueKeys.count && uniqueKeys[j] != field.key { j += 1 }
-                if j == uniqueKeys.count {
-                    subsequence = false
-                    break
-                }
-                if order == .storage { entries.append(j) }
-                j += 1
-            }
-            if subsequence { return true }
+            if isSubsequence(fields) { return true }
             var seen = Set<String>(minimumCapacity: fields.count)
             for field in fields where !seen.insert(field.key).inserted { return false }
-            uniqueKeys = fields.map(\.key)
+            // The list grows to hold both (records leave out different empty fields), so that it stops changing.
+            let keys = fields.map(\.key)
+            if let union = JSONText.union(uniqueKeys, keys), union.count <= Self.maximumKeys {
+                uniqueKeys = union
+            } else {
+                uniqueKeys = keys
+            }
             if order == .storage {
-                entries = Array(fields.indices)
                 ranks = Array(repeating: 0, count: uniqueKeys.count)
                 let sorted = uniqueKeys.indices.sorted { JSONText.storedBefore(uniqueKeys[$0], uniqueKeys[$1]) }
                 for (rank, entry) in sorted.enumerated() { ranks[entry] = rank }
                 slots = Array(repeating: -1, count: uniqueKeys.count)
+                keyText = []
+                keyRanges = uniqueKeys.map { key in
+                    let start = keyText.count
+                    keyText.append(0x2C)
+                    JSONText.append(key, to: &keyText)
+                    keyText += [0x3A, 0x22]
+                    return start..<keyText.count
+                }
+            }
+            return isSubsequence(fields)
+        }
+
+        /// The most keys the remembered list grows to.
+        private static let maximumKeys = 1024
+
+        /// True when `fields`' keys come in the order of the remembered repeat-free list (a subsequence of it), so
+        /// that they do not repeat either; then `entries` holds each field's entry in the list (`.storage` only).
+        private mutating func isSubsequence(_ fields: [RawField]) -> Bool {
+            entries.removeAll(keepingCapacity: true)
+            var j = 0
+            for field in fields {
+                while j < uniqueKeys.count && uniqueKeys[j] != field.key { j += 1 }
+                if j == uniqueKeys.count { return false }
+                if order == .storage { entries.append(j) }
+                j += 1
             }
             return true
         }
@@ -161,6 +188,30 @@ package enum JSONText {
         }
     }
 
+    /// A repeat-free list of which the repeat-free lists `a` and `b` are both subsequences; nil when they order two
+    /// keys differently.
+    static func union(_ a: [String], _ b: [String]) -> [String]? {
+        let (inA, inB) = (Set(a), Set(b))
+        var union: [String] = []
+        union.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count || j < b.count {
+            if i < a.count && j < b.count && a[i] == b[j] {
+                union.append(a[i])
+                (i, j) = (i + 1, j + 1)
+            } else if j < b.count && !inA.contains(b[j]) {
+                union.append(b[j])
+                j += 1
+            } else if i < a.count && !inB.contains(a[i]) {
+                union.append(a[i])
+                i += 1
+            } else {
+                return nil
+            }
+        }
+        return union
+    }
+
     /// True when jsonb stores key `a` before key `b` in an object: the shorter in UTF-8 bytes first, then by bytes.
     package static func storedBefore(_ a: String, _ b: String) -> Bool {
         let (x, y) = (a.utf8, b.utf8)
@@ -186,11 +237,19 @@ package enum JSONText {
     /// Appends `s` as a JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`, `\r` or
     /// `\u00XX`; everything else (all of Unicode) copied as UTF-8.
     static func append(_ s: String, to out: inout [UInt8]) {
-        var s = s
         out.append(0x22)
-        // A String's bytes are UTF-8 already: no check.
-        s.withUTF8 { appendValid($0, to: &out) }
+        appendUnquoted(s, to: &out)
         out.append(0x22)
+    }
+
+    /// Appends `s` escaped as the inside of a JSON string literal (no quotes around it).
+    @inline(__always)
+    static func appendUnquoted(_ s: String, to out: inout [UInt8]) {
+        // A String's bytes are UTF-8 already: no check. Native and small strings are contiguous (no copy).
+        if s.utf8.withContiguousStorageIfAvailable({ appendValid($0, to: &out) }) == nil {
+            var s = s
+            s.withUTF8 { appendValid($0, to: &out) }
+        }
     }
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string literal (no quotes around them).

@@ -41,11 +41,20 @@ import Testing
             [RawField("d", "4"), RawField("a", "5"), RawField("d", "6")],
         ]
         var writer = JSONText.ObjectWriter()
+        var stored = JSONText.ObjectWriter(order: .storage)
         var out: [UInt8] = []
-        for fields in lists {
+        for fields in lists + lists.reversed() {
             out.removeAll()
             writer.append(fields, to: &out)
             #expect(String(decoding: out, as: UTF8.self) == JSONText.object(fields))
+            // In storage order: the same object with its keys sorted as jsonb sorts them (repeats keep their order).
+            let sorted = fields.enumerated().sorted {
+                JSONText.storedBefore($0.element.key, $1.element.key)
+                    || ($0.element.key == $1.element.key && $0.offset < $1.offset)
+            }.map(\.element)
+            out.removeAll()
+            stored.append(fields, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == JSONText.object(sorted))
         }
         out.removeAll()
         writer.append(lists[4], to: &out)
@@ -61,6 +70,7 @@ import Testing
         ([RawField("é", "1"), RawField("zz", "2"), RawField("z", "3")], #"{"z":"3","zz":"2","é":"1"}"#),
         ([RawField("bb", "1"), RawField("a", "2"), RawField("bb", "3")], #"{"a":"2","bb":["1","3"]}"#),
         ([RawField("ab", "x")], #"{"ab":"x"}"#),
+        ([RawField("q\"", "a\nb"), RawField("a", "x\\")], #"{"a":"x\\","q\"":"a\nb"}"#),
         ([], "{}"),
     ])
     func storageOrderIsJSONBsOrder(fields: [RawField], expected: String) {
@@ -74,6 +84,16 @@ import Testing
         out.removeAll()
         writer.append(fields, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == expected)
+    }
+
+    /// The writer's remembered key list grows to hold both lists when their orders agree.
+    @Test(arguments: [
+        (["a", "b", "d"], ["a", "c", "d"], ["a", "c", "b", "d"] as [String]?),
+        (["a", "b"], ["b", "c"], ["a", "b", "c"]), ([], ["a", "b"], ["a", "b"]), (["a", "b"], [], ["a", "b"]),
+        (["x", "y"], ["y", "x"], nil), (["x", "y", "z"], ["z", "x"], nil),
+    ])
+    func unionKeepsBothOrders(a: [String], b: [String], expected: [String]?) {
+        #expect(JSONText.union(a, b) == expected)
     }
 
     @Test func pairsKeepEverything() {

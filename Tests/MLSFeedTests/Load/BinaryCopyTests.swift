@@ -190,7 +190,7 @@ import Testing
     /// finds them sorted): the oracle is the order in which PostgreSQL itself lists the stored keys.
     @Test(arguments: [
         ["ListAgentFullName", "Pool", "View", "APN", "Zoning", "TaxYear", "HOAFee", "Stories"],
-        ["b", "a", "ab", "aa", "é", "zz", "Z", "z", "~", "日本", "ÿ"],
+        ["b", "a", "ab", "aa", "é", "zz", "Z", "z", "~", "日本", "ÿ", "quo\"te", "back\\slash", "tab\t"],
         ["only"],
     ])
     func extraKeysGoInTheOrderJSONBStoresThem(keys: [String]) throws {
@@ -203,7 +203,7 @@ import Testing
             SELECT k FROM jsonb_object_keys($1::jsonb) WITH ORDINALITY AS t(k, n) ORDER BY n
             """, [written]).rows.map { $0[0] ?? "" }
         #expect(stored.count == keys.count)
-        #expect(written == "{" + stored.map { "\"\($0)\":\"v\"" }.joined(separator: ",") + "}")
+        #expect(written == "{" + stored.map { JSONText.string($0) + #":"v""# }.joined(separator: ",") + "}")
     }
 
     /// A value the binary form refuses sends its batch as text: the server's input function judges it, with its
