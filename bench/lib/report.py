@@ -112,13 +112,36 @@ def runs(d, base, repeat_max=100):
     return found
 
 
-def best(d, base):
-    """The best (lowest wall) of NAME.1, NAME.2, ... that exited 0, and how many there were."""
+def median_of(values):
+    """The median of `values` (the upper one of an even count: never the better of two); None when empty."""
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else None
+
+
+def median(d, base):
+    """The median run (by wall time) of NAME.1, NAME.2, ... that exited 0, and how many there were; the run carries
+    the range of their wall times as `spread` (min, max)."""
     found = runs(d, base)
     pool = [m for m in found if m.get("exit", 0) == 0] or found
     if not pool:
         return None, 0
-    return min(pool, key=lambda m: m["wall"]), len(found)
+    walls = [m["wall"] for m in pool]
+    chosen = dict(min(pool, key=lambda m: (abs(m["wall"] - median_of(walls)), m["wall"])))
+    chosen["spread"] = (min(walls), max(walls))
+    return chosen, len(found)
+
+
+def median_or_once(d, base):
+    """`median` of NAME.1, NAME.2, ...; a run directory of before they were repeated has NAME alone."""
+    m, k = median(d, base)
+    return (m, k) if m else (measurement(d, base), 1)
+
+
+def spread(m):
+    """The range of a repeated measurement's wall times, for the notes (empty for one run)."""
+    if not m or "spread" not in m or m["spread"][0] == m["spread"][1]:
+        return ""
+    return f"range {fmt_s(m['spread'][0])}–{fmt_s(m['spread'][1])} s"
 
 
 def fmt_s(x):
@@ -280,6 +303,7 @@ def emit_checks(emit, d):
 def emit_slow_sql(emit, d, named_runs):
     """Statements over 1 s and the auto_explain plans over 5 s of mlsfeed runs, given as (label, name) pairs."""
     slow_any = False
+    named_runs = [(label, name) for label, name in named_runs if name]
     for label, name in named_runs:
         stmts, errors = slow_statements(os.path.join(d, name + ".pglog"))
         if not stmts and not errors:
@@ -318,7 +342,7 @@ class Size:
         self.d, self.format, self.n = d, fmt, n
         self.feed_bytes, self.delta_bytes = number(d, "feed.bytes"), number(d, "delta.bytes")
         self.rows_bytes = number(d, "rows.bytes")
-        self.first = measurement(d, "first-load")
+        self.first, self.k_first = median_or_once(d, "first-load")
         s_first = (self.first or {}).get("summary") or {}
         generated = read(os.path.join(d, "generate.out"), "") or ""
         m = re.search(r"\((\d+) records, (\d+) unique valid listings\)", generated)
@@ -327,24 +351,25 @@ class Size:
         m = re.search(r"\((\d+) records", read(os.path.join(d, "generate-delta.out"), "") or "")
         self.delta_records = int(m.group(1)) if m else None
         # parse floor: xmllint, or for JSON the faster of Python's json module and jq
-        self.floor_runs = [("`xmllint --stream --noout`", best(d, "xmllint")),
-                           ("Python `json.loads` per line", best(d, "python-json")),
-                           ("`jq empty`", best(d, "jq"))]
+        self.floor_runs = [("`xmllint --stream --noout`", median(d, "xmllint")),
+                           ("Python `json.loads` per line", median(d, "python-json")),
+                           ("`jq empty`", median(d, "jq"))]
         self.floor_runs = [(label, b) for label, b in self.floor_runs if b[0]]
         self.parse_floor = min((b[0] for _, b in self.floor_runs), key=lambda m: m["wall"], default=None)
         self.parse_floor_label = next((label for label, b in self.floor_runs if b[0] is self.parse_floor), "–")
-        self.bench_parse, self.k_parse = best(d, "bench-parse")
-        self.json_parser, self.k_json = best(d, "json-parser")
+        self.bench_parse, self.k_parse = median(d, "bench-parse")
+        self.json_parser, self.k_json = median(d, "json-parser")
         passes = []
         for i in range(1, 100):
             c, x = measurement(d, f"floor-copy.{i}"), measurement(d, f"floor-index.{i}")
             if c is None or x is None:
                 break
             passes.append(c["wall"] + x["wall"])
-        self.load_floor = min(passes) if passes else None
-        self.delta = measurement(d, "delta")
-        self.rerun, self.k_rerun = best(d, "rerun")
-        self.reload, self.k_reload = best(d, "reload")
+        self.load_floor = median_of(passes)
+        self.load_floor_spread = (min(passes), max(passes)) if passes else None
+        self.delta, self.k_delta = median_or_once(d, "delta")
+        self.rerun, self.k_rerun = median(d, "rerun")
+        self.reload, self.k_reload = median(d, "reload")
         self.vacuum_first, self.vacuum_delta = measurement(d, "vacuum-first"), measurement(d, "vacuum-delta")
         self.old_reload, self.old_delta = measurement(d, "old-reload"), measurement(d, "old-delta")
         self.mlsfeed_runs = [m for m in (self.first, self.delta, self.rerun, self.reload, self.old_reload,
@@ -424,21 +449,25 @@ def size_section(emit, z, fails):
 
     for flabel, (m, k) in z.floor_runs:
         mark = " (**the parse floor**)" if m is z.parse_floor and len(z.floor_runs) > 1 else ""
-        row(f"parse floor: {flabel} ×{k}{mark}", m, z.records, z.feed_bytes, notes=f"CPU {fmt_s(cpu(m))} s")
+        row(f"parse floor: {flabel} ×{k}{mark}", m, z.records, z.feed_bytes,
+            notes=f"CPU {fmt_s(cpu(m))} s" + (f"; {spread(m)}" if spread(m) else ""))
     if z.json_parser:
         row(f"JSON parser alone: `mlsfeed bench-parse --format json` ×{z.k_json}", z.json_parser, z.records,
-            z.feed_bytes, notes=f"prints: {printed(z.json_parser)}")
+            z.feed_bytes, notes=f"{spread(z.json_parser)}; prints: {printed(z.json_parser)}".lstrip("; "))
     row(f"parse stage alone: `mlsfeed bench-parse --pipeline` ×{z.k_parse}", z.bench_parse, z.records,
-        z.feed_bytes, notes=f"CPU {fmt_s(cpu(z.bench_parse))} s; prints: {printed(z.bench_parse)}")
+        z.feed_bytes, notes=f"CPU {fmt_s(cpu(z.bench_parse))} s; {spread(z.bench_parse)}; "
+                            f"prints: {printed(z.bench_parse)}".replace("; ; ", "; "))
 
-    fc, kc = best(d, "floor-copy")
-    fi, _ = best(d, "floor-index")
+    fc, kc = median(d, "floor-copy")
+    fi, _ = median(d, "floor-index")
     nidx = len([l for l in (read(os.path.join(d, "floor-indexes.sql"), "") or "").splitlines() if l.strip()])
     row(f"initial-load floor: `\\copy` into a PK-only table ×{kc}", fc, z.unique, z.rows_bytes,
-        notes=f"{z.rows_bytes / MB:,.0f} MB of COPY text; {srv(fc)}")
-    row(f"initial-load floor: build the {nidx} search indexes ×{kc}", fi, z.unique, notes=srv(fi))
-    row("**initial-load floor = copy + indexes** (best pass)", fc, z.unique, wall=z.load_floor,
-        notes="psql wall times")
+        notes=f"{z.rows_bytes / MB:,.0f} MB of COPY text; {srv(fc)}; {spread(fc)}".rstrip("; "))
+    row(f"initial-load floor: build the {nidx} search indexes ×{kc}", fi, z.unique,
+        notes=f"{srv(fi)}; {spread(fi)}".strip("; "))
+    fs = z.load_floor_spread
+    row(f"**initial-load floor = copy + indexes** (median pass of {kc})", fc, z.unique, wall=z.load_floor,
+        notes="psql wall times" + (f"; range {fmt_s(fs[0])}–{fmt_s(fs[1])} s" if fs and fs[0] != fs[1] else ""))
     rf = psql_timings(os.path.join(d, "reload-floor.out"))
     rf_m = measurement(d, "reload-floor")
     reload_floor = None
@@ -449,10 +478,12 @@ def size_section(emit, z, fails):
                         ("`NOT EXISTS (same hash)` + ON CONFLICT", "notexists.")):
         vals = [v for k, v in rf.items() if k.startswith(key)]
         if vals:
-            b = min(vals, key=lambda v: v[0])
+            b = min(vals, key=lambda v: (abs(v[0] - median_of([x[0] for x in vals])), v[0]))
             reload_floor = b[0] if reload_floor is None else min(reload_floor, b[0])
+            walls = [v[0] for v in vals]
+            rng = f"; range {fmt_s(min(walls))}–{fmt_s(max(walls))} s" if min(walls) != max(walls) else ""
             row(f"reload floor: no-op merge, {flabel} ×{len(vals)}", rf_m, z.unique, wall=b[0],
-                notes=f"`{b[1]}` (psql \\timing)")
+                notes=f"`{b[1]}` (psql \\timing){rng}")
 
     def mrow(step, m, nbytes):
         if m is None:
@@ -468,15 +499,17 @@ def size_section(emit, z, fails):
             notes += f", exit {int(m['exit'])}" + (" (timeout)" if int(m["exit"]) == 124 else "")
         if s.get("error"):
             notes += f": {str(s['error'])[:80]}"
+        if spread(m):
+            notes += f"; {spread(m)}"
         row(step, m, s.get("read"), nbytes, rows_written(s), notes)
 
     def vrow(step, m):
         row(step, m, notes=f"psql wall time; {srv(m)}" if m else "")
 
-    mrow("**mlsfeed first load** (empty database)", z.first, z.feed_bytes)
+    mrow(f"**mlsfeed first load** (empty database) ×{z.k_first}", z.first, z.feed_bytes)
     vrow("`VACUUM ANALYZE` after the first load", z.vacuum_first)
-    mrow("**mlsfeed next night's delta** (full mode, after the first load and `VACUUM ANALYZE`)", z.delta,
-         z.delta_bytes)
+    mrow(f"**mlsfeed next night's delta** (full mode, after the first load and `VACUUM ANALYZE`) ×{z.k_delta}",
+         z.delta, z.delta_bytes)
     vrow("`VACUUM ANALYZE` after the delta", z.vacuum_delta)
     mrow(f"mlsfeed identical rerun of the delta's dump, no `--force` ×{z.k_rerun}", z.rerun, z.delta_bytes)
     mrow(f"**mlsfeed same dump `--force`** (the delta's dump again) ×{z.k_reload}", z.reload, z.delta_bytes)
@@ -537,7 +570,7 @@ def size_section(emit, z, fails):
     fails += [f"{label}: check {c['phase']}: {c['check']}" for c in emit_checks(emit, d)]
     emit_stages(emit, [("first load", z.first), ("delta", z.delta), ("same dump --force", z.reload),
                        ("old order: --force reload", z.old_reload), ("old order: delta", z.old_delta)])
-    emit_slow_sql(emit, d, [("first load", "first-load"), ("delta", "delta"),
+    emit_slow_sql(emit, d, [("first load", (z.first or {}).get("name")), ("delta", (z.delta or {}).get("name")),
                             ("same dump --force", (z.reload or {}).get("name")),
                             ("old order: --force reload", "old-reload"), ("old order: delta", "old-delta")])
 
@@ -571,7 +604,8 @@ def report(run_dir):
          "--changed 2% --new 0.5% --gone 0.5% --seed 43` (default dirt). mlsfeed runs as a nightly operator meets "
          "them, in one database: first load, `VACUUM ANALYZE`, the delta (full mode), `VACUUM ANALYZE`, then the "
          "identical rerun and the `--force` reload of the delta's dump. The floors use the first load's rows in a "
-         "table of their own. Best of the repeated runs where marked ×k; the first load and the delta run once. "
+         "table of their own. Where marked ×k, the median of k runs (the upper one of an even count), its range in the "
+         "notes; each first load into a fresh database, each delta but the last on a copy of the first-loaded one. "
          "*listings/s* = records read (floors: rows) per wall second; *rows* = inserted / updated / unchanged / "
          "withdrawn from `--summary-json`; *load* = 1-minute load average when the step started (2 cores).")
     emit("")
