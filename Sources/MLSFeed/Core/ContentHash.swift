@@ -102,7 +102,9 @@ extension ContentHash {
         columns.withUnsafeBufferPointer { columns in
             for index in columns.indices {
                 switch columns[index] {
-                case nil: if index < always { hash.mix(0xA0) }
+                case nil:
+                    if index < always { hash.mix(0xA0) }
+                    continue
                 case .text(let s)?: hash.mix(0xA1); hash.update(s)
                 case .decimal(let s)?: hash.mix(0xA2); hash.update(s)
                 case .date(let s)?: hash.mix(0xA3); hash.update(s)
@@ -111,7 +113,7 @@ extension ContentHash {
                 case .double(let d)?: hash.mix(0xA6); hash.mix(d.bitPattern)
                 case .boolean(let b)?: hash.mix(b ? 0xA7 : 0xA8)
                 }
-                if index >= always && columns[index] != nil { hash.mix(0xAC &+ UInt64(index)) }
+                if index >= always { hash.mix(0xAC &+ UInt64(index)) }
             }
         }
         extra.withUnsafeBufferPointer { extra in

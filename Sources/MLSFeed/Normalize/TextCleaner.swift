@@ -3,6 +3,8 @@ package enum TextCleaner {
     /// The cleaned text and how many characters were removed. Works on UTF-8 bytes; the common case (no control
     /// characters, no surrounding white space) returns the string itself without copying.
     package static func clean(_ raw: String) -> (text: String, removed: Int) {
+        // One pass over the bytes in place (no copy of the String) for the common case: nothing to remove or trim.
+        if raw.utf8.withContiguousStorageIfAvailable(isClean) == true { return (raw, 0) }
         var text = raw
         let dirty = text.withUTF8 { bytes in bytes.contains { isControl($0) } }
         guard dirty else { return (trim(raw), 0) }
@@ -14,6 +16,17 @@ package enum TextCleaner {
             }
         }
         return (trim(String(decoding: kept, as: UTF8.self)), removed)
+    }
+
+    /// True when `bytes` hold no control character and neither start nor end with white space (or with a byte of a
+    /// non-ASCII character, which may be white space).
+    private static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        if first >= 0x80 || last >= 0x80 || isASCIISpace(first) || isASCIISpace(last) { return false }
+        for byte in bytes where byte < 0x20 || byte == 0x7F {
+            if isControl(byte) { return false }
+        }
+        return true
     }
 
     /// C0 controls other than tab, line feed and carriage return, and DEL.
