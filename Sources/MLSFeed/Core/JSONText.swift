@@ -48,8 +48,9 @@ package enum JSONText {
         return out
     }
 
-    /// Writes `object`s one after the other, remembering the last key list found free of repeats: records of one
-    /// feed share their keys, so the check for repeated keys is then a comparison of (shared) key strings.
+    /// Writes `object`s one after the other, remembering a key list free of repeats that the lists seen so far follow
+    /// (their union, while they order their keys alike): records of one feed share their keys, so the check for
+    /// repeated keys is then a comparison of (shared) key strings.
     ///
     /// In `.storage` order (the loader's), the keys come out in the order jsonb stores them, so the server's sort of
     /// each object's keys finds them sorted (one comparison per key, not a sort per row); the stored jsonb is the
