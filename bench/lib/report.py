@@ -16,6 +16,7 @@ and machine.txt, commit, build.txt, pg-version at the top. The helpers below are
 import json
 import os
 import re
+import statistics
 import sys
 
 MB = 1_000_000          # feed sizes and throughput in MB (10^6 bytes), RSS in MiB (as the issue's "100 MB" reads)
@@ -112,12 +113,6 @@ def runs(d, base, repeat_max=100):
     return found
 
 
-def median_of(values):
-    """The median of `values` (the upper one of an even count: never the better of two); None when empty."""
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2] if ordered else None
-
-
 def median(d, base):
     """The median run (by wall time) of NAME.1, NAME.2, ... that exited 0, and how many there were; the run carries
     the range of their wall times as `spread` (min, max)."""
@@ -126,7 +121,8 @@ def median(d, base):
     if not pool:
         return None, 0
     walls = [m["wall"] for m in pool]
-    chosen = dict(min(pool, key=lambda m: (abs(m["wall"] - median_of(walls)), m["wall"])))
+    # The upper median of an even count: never the better of two.
+    chosen = dict(next(m for m in pool if m["wall"] == statistics.median_high(walls)))
     chosen["spread"] = (min(walls), max(walls))
     return chosen, len(found)
 
@@ -365,7 +361,7 @@ class Size:
             if c is None or x is None:
                 break
             passes.append(c["wall"] + x["wall"])
-        self.load_floor = median_of(passes)
+        self.load_floor = statistics.median_high(passes) if passes else None
         self.load_floor_spread = (min(passes), max(passes)) if passes else None
         self.delta, self.k_delta = median_or_once(d, "delta")
         self.rerun, self.k_rerun = median(d, "rerun")
@@ -478,7 +474,7 @@ def size_section(emit, z, fails):
                         ("`NOT EXISTS (same hash)` + ON CONFLICT", "notexists.")):
         vals = [v for k, v in rf.items() if k.startswith(key)]
         if vals:
-            b = min(vals, key=lambda v: (abs(v[0] - median_of([x[0] for x in vals])), v[0]))
+            b = next(v for v in vals if v[0] == statistics.median_high([x[0] for x in vals]))
             reload_floor = b[0] if reload_floor is None else min(reload_floor, b[0])
             walls = [v[0] for v in vals]
             rng = f"; range {fmt_s(min(walls))}–{fmt_s(max(walls))} s" if min(walls) != max(walls) else ""
