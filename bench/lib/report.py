@@ -120,11 +120,27 @@ def median(d, base):
     pool = [m for m in found if m.get("exit", 0) == 0] or found
     if not pool:
         return None, 0
-    walls = [m["wall"] for m in pool]
-    # The upper median of an even count: never the better of two.
-    chosen = dict(next(m for m in pool if m["wall"] == statistics.median_high(walls)))
-    chosen["spread"] = (min(walls), max(walls))
+    chosen = dict(median_item(pool, lambda m: m["wall"]))
+    chosen["spread"] = [m["wall"] for m in pool]
     return chosen, len(found)
+
+
+def median_item(items, wall):
+    """The item whose wall time is the median of them all: the upper one of an even count, never the better of two."""
+    middle = statistics.median_high([wall(item) for item in items])
+    return next(item for item in items if wall(item) == middle)
+
+
+def wall_range(walls):
+    """`range A–B s` of several wall times, for the notes (empty when they do not differ)."""
+    if not walls or min(walls) == max(walls):
+        return ""
+    return f"range {fmt_s(min(walls))}–{fmt_s(max(walls))} s"
+
+
+def notes_of(*parts):
+    """The non-empty parts of a notes cell, joined by semicolons."""
+    return "; ".join(part for part in parts if part)
 
 
 def median_or_once(d, base):
@@ -135,9 +151,7 @@ def median_or_once(d, base):
 
 def spread(m):
     """The range of a repeated measurement's wall times, for the notes (empty for one run)."""
-    if not m or "spread" not in m or m["spread"][0] == m["spread"][1]:
-        return ""
-    return f"range {fmt_s(m['spread'][0])}–{fmt_s(m['spread'][1])} s"
+    return wall_range((m or {}).get("spread"))
 
 
 def fmt_s(x):
@@ -362,7 +376,7 @@ class Size:
                 break
             passes.append(c["wall"] + x["wall"])
         self.load_floor = statistics.median_high(passes) if passes else None
-        self.load_floor_spread = (min(passes), max(passes)) if passes else None
+        self.load_floor_passes = passes
         self.delta, self.k_delta = median_or_once(d, "delta")
         self.rerun, self.k_rerun = median(d, "rerun")
         self.reload, self.k_reload = median(d, "reload")
@@ -446,24 +460,23 @@ def size_section(emit, z, fails):
     for flabel, (m, k) in z.floor_runs:
         mark = " (**the parse floor**)" if m is z.parse_floor and len(z.floor_runs) > 1 else ""
         row(f"parse floor: {flabel} ×{k}{mark}", m, z.records, z.feed_bytes,
-            notes=f"CPU {fmt_s(cpu(m))} s" + (f"; {spread(m)}" if spread(m) else ""))
+            notes=notes_of(f"CPU {fmt_s(cpu(m))} s", spread(m)))
     if z.json_parser:
         row(f"JSON parser alone: `mlsfeed bench-parse --format json` ×{z.k_json}", z.json_parser, z.records,
-            z.feed_bytes, notes=f"{spread(z.json_parser)}; prints: {printed(z.json_parser)}".lstrip("; "))
+            z.feed_bytes, notes=notes_of(spread(z.json_parser), f"prints: {printed(z.json_parser)}"))
     row(f"parse stage alone: `mlsfeed bench-parse --pipeline` ×{z.k_parse}", z.bench_parse, z.records,
-        z.feed_bytes, notes=f"CPU {fmt_s(cpu(z.bench_parse))} s; {spread(z.bench_parse)}; "
-                            f"prints: {printed(z.bench_parse)}".replace("; ; ", "; "))
+        z.feed_bytes, notes=notes_of(f"CPU {fmt_s(cpu(z.bench_parse))} s", spread(z.bench_parse),
+                                     f"prints: {printed(z.bench_parse)}"))
 
     fc, kc = median(d, "floor-copy")
     fi, _ = median(d, "floor-index")
     nidx = len([l for l in (read(os.path.join(d, "floor-indexes.sql"), "") or "").splitlines() if l.strip()])
     row(f"initial-load floor: `\\copy` into a PK-only table ×{kc}", fc, z.unique, z.rows_bytes,
-        notes=f"{z.rows_bytes / MB:,.0f} MB of COPY text; {srv(fc)}; {spread(fc)}".rstrip("; "))
+        notes=notes_of(f"{z.rows_bytes / MB:,.0f} MB of COPY text", srv(fc), spread(fc)))
     row(f"initial-load floor: build the {nidx} search indexes ×{kc}", fi, z.unique,
-        notes=f"{srv(fi)}; {spread(fi)}".strip("; "))
-    fs = z.load_floor_spread
+        notes=notes_of(srv(fi), spread(fi)))
     row(f"**initial-load floor = copy + indexes** (median pass of {kc})", fc, z.unique, wall=z.load_floor,
-        notes="psql wall times" + (f"; range {fmt_s(fs[0])}–{fmt_s(fs[1])} s" if fs and fs[0] != fs[1] else ""))
+        notes=notes_of("psql wall times", wall_range(z.load_floor_passes)))
     rf = psql_timings(os.path.join(d, "reload-floor.out"))
     rf_m = measurement(d, "reload-floor")
     reload_floor = None
@@ -474,12 +487,10 @@ def size_section(emit, z, fails):
                         ("`NOT EXISTS (same hash)` + ON CONFLICT", "notexists.")):
         vals = [v for k, v in rf.items() if k.startswith(key)]
         if vals:
-            b = next(v for v in vals if v[0] == statistics.median_high([x[0] for x in vals]))
+            b = median_item(vals, lambda v: v[0])
             reload_floor = b[0] if reload_floor is None else min(reload_floor, b[0])
-            walls = [v[0] for v in vals]
-            rng = f"; range {fmt_s(min(walls))}–{fmt_s(max(walls))} s" if min(walls) != max(walls) else ""
             row(f"reload floor: no-op merge, {flabel} ×{len(vals)}", rf_m, z.unique, wall=b[0],
-                notes=f"`{b[1]}` (psql \\timing){rng}")
+                notes=notes_of(f"`{b[1]}` (psql \\timing)", wall_range([v[0] for v in vals])))
 
     def mrow(step, m, nbytes):
         if m is None:
@@ -495,9 +506,7 @@ def size_section(emit, z, fails):
             notes += f", exit {int(m['exit'])}" + (" (timeout)" if int(m["exit"]) == 124 else "")
         if s.get("error"):
             notes += f": {str(s['error'])[:80]}"
-        if spread(m):
-            notes += f"; {spread(m)}"
-        row(step, m, s.get("read"), nbytes, rows_written(s), notes)
+        row(step, m, s.get("read"), nbytes, rows_written(s), notes_of(notes, spread(m)))
 
     def vrow(step, m):
         row(step, m, notes=f"psql wall time; {srv(m)}" if m else "")
@@ -600,8 +609,8 @@ def report(run_dir):
          "--changed 2% --new 0.5% --gone 0.5% --seed 43` (default dirt). mlsfeed runs as a nightly operator meets "
          "them, in one database: first load, `VACUUM ANALYZE`, the delta (full mode), `VACUUM ANALYZE`, then the "
          "identical rerun and the `--force` reload of the delta's dump. The floors use the first load's rows in a "
-         "table of their own. Where marked ×k, the median of k runs (the upper one of an even count), its range in the "
-         "notes; each first load into a fresh database, each delta but the last on a copy of the first-loaded one. "
+         "table of their own. Where marked ×k, the median of k runs (the upper one of an even count), its range in "
+         "the notes; each first load into a fresh database, each delta but the last on a copy of the first-loaded one. "
          "*listings/s* = records read (floors: rows) per wall second; *rows* = inserted / updated / unchanged / "
          "withdrawn from `--summary-json`; *load* = 1-minute load average when the step started (2 cores).")
     emit("")
