@@ -250,8 +250,13 @@ extension LoadSession {
         // A source that had no listings before this run has nothing to withdraw, nor one whose on-market
         // listings the dump all carries.
         if plan.withdraw && sourceHadListings && activeCarried < activeBefore {
-            if skippedListings > 0 { try indexSeenListings(data) }
-            let withdrawn = try data.execute(MergeStatements.withdraw, [source, run, plan.asOf])
+            var statement = MergeStatements.withdraw
+            if let stored = try sendUnnamedListings(data) {
+                statement = MergeStatements.withdrawUnnamed(withoutFingerprint: (stored.onMarket ?? 0) > stored.count)
+            } else if skippedListings > 0 {
+                try indexSeenListings(data)
+            }
+            let withdrawn = try data.execute(statement, [source, run, plan.asOf])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }
     }

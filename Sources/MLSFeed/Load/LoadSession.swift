@@ -29,6 +29,8 @@ package final class LoadSession: @unchecked Sendable {
     var recognisedKeys = RecognisedKeys()
     /// Set when the merge indexed `seen_listings` to join it by key (only when it had to).
     private(set) var seenIndexed = false
+    /// Set when the withdrawal looked only at the stored listings no recognised copy named (`sendUnnamedListings`).
+    private(set) var unnamedSent = false
     /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
     /// as-of time when its format gives none, and a replication's high-water mark; and the keys seen at it.
     var newestTimestamp: String?
@@ -357,6 +359,25 @@ package final class LoadSession: @unchecked Sendable {
         seenIndexed = true
         try data.execute("CREATE INDEX ON seen_listings (listing_id)")
         try data.execute("ANALYZE seen_listings")
+    }
+
+    /// Sends the fingerprints of the stored listings that no recognised copy named into `unmatched_listings`, for
+    /// `MergeStatements.withdrawUnnamed`, and returns the stored set they come from. Nil, sending nothing, when the
+    /// run cannot know them: it has no stored set, two stored listings share a fingerprint, or a recognised copy
+    /// named no place (`RecognisedKeys`).
+    func sendUnnamedListings(_ data: Connection) throws -> StoredListings? {
+        guard let stored = recognition?.value, stored.onMarket != nil, !stored.repeatsHash,
+              recognisedKeys.placesKnown else { return nil }
+        try data.execute("CREATE TEMP TABLE unmatched_listings (raw_hash bigint NOT NULL) ON COMMIT DROP")
+        _ = try data.copyIn("COPY unmatched_listings (raw_hash) FROM STDIN") { writer in
+            for place in 0..<stored.count where !recognisedKeys.named(place) {
+                writer.field(String(Int64(bitPattern: stored.hash(at: place))))
+                try writer.endRow()
+            }
+        }
+        try data.execute("ANALYZE unmatched_listings")
+        unnamedSent = true
+        return stored
     }
 
     /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would

@@ -201,18 +201,40 @@ enum MergeStatements {
     /// Returns the rows withdrawn. The anti-join reads the on-market listings from `listings_on_market_idx` (an
     /// index-only scan, not the table); the few it finds are then read and updated by key (`= ANY` of their array),
     /// which the planner cannot turn into a scan of the table however many it expects.
-    static let withdraw = """
+    static let withdraw = withdraw(gone: notCarried(
+        from: "listings o", "NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = o.listing_id)"))
+
+    /// `withdraw` for a run that knows which stored listings no recognised copy named (their fingerprints in
+    /// `unmatched_listings`, see `RecognisedKeys`): only those, and listings without a fingerprint (when the source
+    /// has any: `withoutFingerprint`), can be missing from the dump. A hash join of the on-market index with those
+    /// few replaces a probe of `seen_listings` for every on-market key (and the index that probe needs).
+    static func withdrawUnnamed(withoutFingerprint: Bool) -> String {
+        let named = notCarried(from: "listings o JOIN unmatched_listings u ON u.raw_hash = o.raw_hash")
+        let unnamed = notCarried(from: "listings o", "o.raw_hash IS NULL")
+        return withdraw(gone: withoutFingerprint ? "\(named)\n    UNION ALL\n    \(unnamed)" : named)
+    }
+
+    /// The keys of the source's on-market listings read `from` (as `o`) that match `condition`, were not modified
+    /// after the dump's as-of time, and are neither staged nor rejected.
+    private static func notCarried(from listings: String, _ condition: String? = nil) -> String {
+        """
+        SELECT o.listing_id FROM \(listings)
+            WHERE o.source = $1 AND o.off_market_at IS NULL\(condition.map { " AND \($0)" } ?? "")
+              AND (o.modification_timestamp IS NULL OR o.modification_timestamp <= $3::timestamptz)
+              AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = o.listing_id)
+              AND NOT EXISTS (SELECT 1 FROM rejects r
+                              WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = o.listing_id)
+        """
+    }
+
+    /// The withdrawal of the listings whose keys `gone` selects.
+    private static func withdraw(gone: String) -> String {
+        """
         WITH gone AS MATERIALIZED (
             SELECT l.listing_id, l.standard_status AS old_status, l.list_price
             FROM listings l
             WHERE l.source = $1 AND l.off_market_at IS NULL AND l.listing_id = ANY (ARRAY(
-                SELECT o.listing_id FROM listings o
-                WHERE o.source = $1 AND o.off_market_at IS NULL
-                  AND (o.modification_timestamp IS NULL OR o.modification_timestamp <= $3::timestamptz)
-                  AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = o.listing_id)
-                  AND NOT EXISTS (SELECT 1 FROM seen_listings s WHERE s.listing_id = o.listing_id)
-                  AND NOT EXISTS (SELECT 1 FROM rejects r
-                                  WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = o.listing_id)))
+                \(gone)))
         ),
         marked AS (
             UPDATE listings l
@@ -229,6 +251,7 @@ enum MergeStatements {
         )
         SELECT count(*) FROM marked
         """
+    }
 
     /// A Web API's deletions (`deleted_when`): listings of the source on the market that a deletion names and that
     /// were not modified after it are withdrawn (never deleted, never inserted when unknown), with a history row.

@@ -39,6 +39,13 @@ package struct StoredListings: Sendable {
     package var count: Int { entries.count }
     package var isEmpty: Bool { entries.isEmpty }
 
+    /// Whether two stored listings share a fingerprint (two identical records, or a 64-bit collision): a copy
+    /// then names only the first one's place, so a place no copy named does not mean a listing the dump lacks.
+    package private(set) var repeatsHash = false
+
+    /// The fingerprint of the stored listing at `place` (in `0..<count`).
+    package func hash(at place: Int) -> UInt64 { entries[place].hash }
+
     /// The stored copy a record with this raw fingerprint would repeat, if any.
     package func lookup(_ hash: UInt64) -> StoredCopy? {
         guard let index = index(of: hash) else { return nil }
@@ -82,6 +89,7 @@ package struct StoredListings: Sendable {
             var set = StoredListings()
             set.onMarket = entries.count + withoutFingerprint
             entries.sort { $0.hash < $1.hash }
+            set.repeatsHash = zip(entries, entries.dropFirst()).contains { $0.hash == $1.hash }
             let buckets = 1 << StoredListings.prefixBits
             var starts = [UInt32](repeating: 0, count: buckets + 1)
             for entry in entries { starts[Int(entry.hash >> UInt64(64 - StoredListings.prefixBits)) + 1] += 1 }

@@ -67,4 +67,31 @@ import Testing
         #expect(after.table == before.table, "\(plan)")
         #expect(after.index == before.index + 1, "\(plan)")
     }
+
+    /// Knowing the fingerprints of the stored listings no recognised copy named, the withdrawal joins those to the
+    /// same index scan, with no `seen_listings` at all. (The fixture's listings have no fingerprint, so the hashes
+    /// match none: the plan is what is asserted here; `StoredListingsTests` checks what it withdraws.)
+    @Test func theWithdrawalOfUnnamedListingsJoinsTheirFingerprintsToTheOnMarketIndex() throws {
+        let connection = try Connection(SearchPlanTests.million.get())
+        try connection.execute("BEGIN")
+        defer { _ = try? connection.execute("ROLLBACK") }
+        try connection.execute("CREATE TEMP TABLE incoming_listings (listing_id text) ON COMMIT DROP")
+        try connection.execute("""
+            CREATE TEMP TABLE unmatched_listings ON COMMIT DROP AS
+            SELECT i * 7919 AS raw_hash FROM generate_series(1, 25000) AS i
+            """)
+        try connection.execute("ANALYZE unmatched_listings")
+        try connection.execute("ANALYZE incoming_listings")
+        let statement = MergeStatements.withdrawUnnamed(withoutFingerprint: false)
+        let parameters: [String?] = ["sdmls", "0", "2100-01-01T00:00:00Z"]
+        let plan = try connection.execute("EXPLAIN " + statement, parameters).rows
+            .compactMap { $0[0] }.joined(separator: "\n")
+        let before = try scans(connection)
+        let withdrawn = try connection.execute(statement, parameters).rows[0][0].flatMap { Int($0) }
+        let after = try scans(connection)
+        #expect(withdrawn == 0)
+        #expect(plan.contains("Hash Cond: (o.raw_hash = u.raw_hash)"), "\(plan)")
+        #expect(after.table == before.table, "\(plan)")
+        #expect(after.index == before.index + 1, "\(plan)")
+    }
 }

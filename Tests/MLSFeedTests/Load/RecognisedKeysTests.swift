@@ -17,6 +17,24 @@ import Testing
         #expect(keys.mayRepeat == mayRepeat)
     }
 
+    /// The places named are remembered, a repeat included, so the merge can tell which stored listings no copy
+    /// named; a copy with no known place leaves them unknown.
+    @Test(arguments: [
+        ([0, 1, 63, 64, 199], true),
+        ([5, 6, 5], true),  // a repeat still knows its places
+        ([], true),  // nothing recognised: no place named
+        ([1, -1], false),
+        ([1, 200], false),
+    ])
+    func namedPlacesAreKnownUnlessACopyNamedNone(places: [Int32], known: Bool) {
+        var keys = RecognisedKeys()
+        for place in places { keys.note(place: place, of: 200) }
+        #expect(keys.placesKnown == known)
+        guard known else { return }
+        #expect((0..<200).filter { keys.named($0) } == Array(Set(places.map(Int.init))).sorted())
+        #expect(!keys.named(200))
+    }
+
     @Test func aRunWithoutAStoredSetMayRepeat() {
         var keys = RecognisedKeys()
         #expect(!keys.mayRepeat)
@@ -24,7 +42,9 @@ import Testing
         #expect(!keys.mayRepeat)
         keys.note(place: 2, of: nil)
         #expect(keys.mayRepeat)
+        #expect(!keys.placesKnown)
         keys.note(place: 3, of: 200)
         #expect(keys.mayRepeat)
+        #expect(!keys.placesKnown)
     }
 }

@@ -50,28 +50,41 @@ import Testing
             == before)
     }
 
+    /// How a run knows its recognised copies: not against a stored set, against one without their places, or
+    /// with each copy's place in it (as a pipeline run does).
+    enum Recognition: CaseIterable { case unknown, unplaced, placed }
+
     /// Knowing the stored listings it recognised against, a full dump takes the number of on-market listings from
-    /// them (fingerprinted or not) for the withdraw guard and for deciding whether anything can be gone.
-    @Test(arguments: [true, false])
-    func fullDumpWithdrawsWhatItNeitherRecognisedNorStaged(knowsStored: Bool) throws {
+    /// them (fingerprinted or not) for the withdraw guard and for deciding whether anything can be gone; knowing
+    /// the places its copies named too, it looks for the gone ones among the others only.
+    @Test(arguments: Recognition.allCases)
+    func fullDumpWithdrawsWhatItNeitherRecognisedNorStaged(recognition: Recognition) throws {
         let db = try TestDatabase.fresh()
         try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3),
-                        F.listing("D", rawHash: nil), F.listing("E", rawHash: 5), F.listing("F", rawHash: 6)],
+                        F.listing("D", rawHash: nil), F.listing("E", rawHash: 5), F.listing("F", rawHash: 6),
+                        F.listing("G", rawHash: 7), F.listing("H", rawHash: 8)],
                    mode: .full)
+        _ = try F.query(db, "UPDATE listings SET modification_timestamp = now() + interval '1 day' "
+                            + "WHERE listing_id = 'G'")
         let session = try LoadSession(conninfo: db, options: F.options(.full))
-        if knowsStored {
-            let stored = try session.storedListings()
-            #expect(stored.onMarket == 6)
+        let stored = recognition == .unknown ? nil : try session.storedListings()
+        if let stored {
+            #expect(stored.onMarket == 8)
             session.recognize(against: Pending(stored))
         }
-        // A and B recognised, E changed (staged), F rejected; C (fingerprinted) and D (none) are gone.
-        try session.write([F.stored("A", rawHash: 1), F.stored("B", rawHash: 2),
+        let placed = recognition == .placed ? stored : nil
+        // A, B and H recognised, E changed (staged), F rejected, G modified after the dump's as-of time; C
+        // (fingerprinted) and D (none) are gone.
+        try session.write([F.stored("A", rawHash: 1, in: placed), F.stored("B", rawHash: 2, in: placed),
+                           F.stored("H", rawHash: 8, in: placed),
                            F.listing("E", price: "9", modified: "2026-11-02T10:00:00Z", rawHash: 50)])
         try session.write(rejects: [F.reject("F")])
-        let result = try session.commit(read: 4, rejected: 1, inputs: [], timings: [:], warnings: [])
+        let result = try session.commit(read: 5, rejected: 1, inputs: [], timings: [:], warnings: [])
+        #expect(session.unnamedSent == (recognition == .placed))
+        #expect(session.seenIndexed == (recognition != .placed))
         #expect(result.withdrawn == 2)
         #expect(result.updated == 1)
-        #expect(result.unchanged == 2)
+        #expect(result.unchanged == 3)
         #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL ORDER BY 1")
             == [["C"], ["D"]])
     }
@@ -177,10 +190,46 @@ import Testing
         #expect(result.inserted == 1)
         #expect(result.duplicates == 0)
         #expect(result.withdrawn == gone)
-        // Indexed only to look for the withdrawn.
-        #expect(session.seenIndexed == (gone > 0))
+        // Never indexed: the withdrawal looks among the stored listings no copy named, when one can be gone.
+        #expect(!session.seenIndexed)
+        #expect(session.unnamedSent == (gone > 0))
         #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL")
             == (gone > 0 ? [["L5"]] : []))
+    }
+
+    /// Two stored listings with one fingerprint: a copy names only the first one's place, so the places no copy
+    /// named cannot tell the gone; the withdrawal then looks for them by key, and withdraws only the gone one.
+    @Test(arguments: [0, 1])
+    func storedListingsSharingAFingerprintAreWithdrawnByKey(carried: Int) throws {
+        let db = try TestDatabase.fresh()
+        try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3),
+                        F.listing("D", rawHash: 4)], mode: .full)
+        _ = try F.query(db, "UPDATE listings SET raw_hash = 1 WHERE listing_id = 'B'")
+        let (session, stored) = try Self.session(db, .full, knowsStored: true)
+        #expect(stored?.repeatsHash == true)
+        // The dump carries A (unchanged), C and D, and B only when `carried` (changed, so staged).
+        var records = [F.stored("A", ordinal: 0, rawHash: 1, in: stored), F.stored("C", ordinal: 1, rawHash: 3,
+                                                                                 in: stored),
+                       F.stored("D", ordinal: 2, rawHash: 4, in: stored)]
+        if carried == 1 { records.append(F.listing("B", price: "5", modified: "2026-11-02T10:00:00Z", ordinal: 3)) }
+        try session.write(records)
+        let result = try session.commit(read: 3 + carried, rejected: 0, inputs: [], timings: [:], warnings: [])
+        #expect(!session.unnamedSent)
+        #expect(result.withdrawn == 1 - carried)
+        #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL")
+            == (carried == 1 ? [] : [["B"]]))
+    }
+
+    @Test(arguments: [
+        ([UInt64(1), 2, 3, .max], false),
+        ([UInt64(3), 1, 2, 3], true),
+        ([UInt64.max, 0, .max], true),
+        ([], false),
+    ])
+    func aRepeatedFingerprintIsNoticed(hashes: [UInt64], repeats: Bool) {
+        let stored = StoredListings(hashes.map { ($0, nil) })
+        #expect(stored.repeatsHash == repeats)
+        #expect((0..<stored.count).map { stored.hash(at: $0) } == hashes.sorted())
     }
 
     @Test func eachStoredFingerprintHasItsOwnPlace() {
