@@ -71,7 +71,22 @@ struct TriplesBatch: Sendable {
         var records: [RawRecord] = []
         records.reserveCapacity(range.count)
         var recent = RecentValues()
-        let stored = recognizer?.stored
+        // Every record's fingerprint first, then all their lookups in one pass: there the lookups' cache misses
+        // overlap, where between two records' splits they did not.
+        var hashes: [UInt64] = []
+        var copies: [StoredCopy?] = []
+        if let recognizer {
+            let stored = recognizer.stored
+            hashes = bytes.withUnsafeBytes { bytes in
+                range.map { index in
+                    entries[index].values.map { values in
+                        recognizer.hash.of(keys: keySets[entries[index].keySet].hash,
+                                           values: UnsafeRawBufferPointer(rebasing: bytes[values]))
+                    } ?? 0
+                }
+            }
+            copies = stored.lookup(all: hashes)
+        }
         for index in range {
             let entry = entries[index]
             guard let values = entry.values else {
@@ -82,12 +97,10 @@ struct TriplesBatch: Sendable {
             let keySet = keySets[entry.keySet]
             let keys = keySet.keys
             var rawHash: UInt64?
-            if let recognizer, let stored {
-                let hash = bytes.withUnsafeBytes {
-                    recognizer.hash.of(keys: keySet.hash, values: UnsafeRawBufferPointer(rebasing: $0[values]))
-                }
+            if !hashes.isEmpty {
+                let hash = hashes[index - range.lowerBound]
                 rawHash = hash
-                if let copy = stored.lookup(hash), let fields = neededFields(values, keySet) {
+                if let copy = copies[index - range.lowerBound], let fields = neededFields(values, keySet) {
                     records.append(RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal,
                                              rawHash: hash, stored: copy))
                     continue

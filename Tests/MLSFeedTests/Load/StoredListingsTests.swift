@@ -232,6 +232,31 @@ import Testing
         #expect((0..<stored.count).map { stored.hash(at: $0) } == hashes.sorted())
     }
 
+    @Test(arguments: [(0, 8), (511, 8), (512, 9), (1023, 9), (1024, 10), (100_000, 16), (1_000_000, 19),
+                      (Int(UInt32.max), 24)])
+    func bucketsHoldOneOrTwoFingerprints(count: Int, bits: Int) {
+        #expect(StoredListings.prefixBits(for: count) == bits)
+    }
+
+    /// Every fingerprint of a set is found at its place in sorted order, whatever the set's size (and so its prefix
+    /// length); fingerprints next to them are not.
+    @Test(arguments: [1, 300, 5_000, 70_000])
+    func everyStoredFingerprintIsFoundAtItsSortedPlace(count: Int) {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(count)
+        let hashes = (0..<count).map { _ in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let stored = StoredListings(hashes.map { ($0, nil) })
+        let sorted = hashes.sorted()
+        #expect(sorted.indices.allSatisfy { stored.index(of: sorted[$0]) == $0 })
+        let neighbours = Set(sorted.flatMap { [$0 &+ 1, $0 &- 1] }).subtracting(sorted)
+        #expect(neighbours.allSatisfy { stored.index(of: $0) == nil })
+    }
+
     @Test func eachStoredFingerprintHasItsOwnPlace() {
         let stored = StoredListings([(UInt64.max, nil), (7, 1), (0, 2), (1 << 63, nil)])
         let places = [UInt64.max, 7, 0, 1 << 63].map { stored.index(of: $0) }
