@@ -190,6 +190,20 @@ public final class Connection: @unchecked Sendable {
         try call { try pq.copyOut(sql, consume) }
     }
 
+    /// Runs `COPY ... TO STDOUT (FORMAT binary)` and hands `consume` each row (see `BinaryCopyReader`); returns
+    /// the rows copied. An error thrown by `consume` is rethrown once the server has finished the COPY.
+    @discardableResult
+    package func copyOutBinary(_ sql: String, _ consume: (BinaryCopyRow) throws -> Void) throws -> Int {
+        var reader = BinaryCopyReader()
+        return try call {
+            let copied = try pq.copyOut(sql, text: false) { message in try reader.read(message, consume) }
+            guard reader.ended else {
+                throw PostgresError(code: .other("08P01"), message: "unreadable binary COPY data: no trailer")
+            }
+            return copied
+        }
+    }
+
     /// Runs `body` between `BEGIN` and `COMMIT`; `ROLLBACK` when it throws (the error is rethrown).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")

@@ -143,9 +143,9 @@ final class LibPQConnection {
         return copied
     }
 
-    /// Runs `COPY ... TO STDOUT` (text format), handing each row's bytes (without its newline) to `consume` in a
-    /// reused buffer; then reads results until none is left. Returns the rows copied.
-    func copyOut(_ sql: String, _ consume: ([UInt8]) throws -> Void) throws -> Int {
+    /// Runs `COPY ... TO STDOUT`, handing each data message's bytes (a text row without its newline when `text`)
+    /// to `consume` in a reused buffer; then reads results until none is left. Returns the rows copied.
+    func copyOut(_ sql: String, text: Bool = true, _ consume: ([UInt8]) throws -> Void) throws -> Int {
         try check(.result(PQexec(handle, sql), accepting: [PGRES_COPY_OUT]))
         var line: [UInt8] = []
         var firstError: Error?
@@ -160,7 +160,7 @@ final class LibPQConnection {
             defer { PQfreemem(buffer) }
             guard firstError == nil else { continue }
             line.removeAll(keepingCapacity: true)
-            let count = Int(length) - (buffer[Int(length) - 1] == 0x0A ? 1 : 0)
+            let count = Int(length) - (text && buffer[Int(length) - 1] == 0x0A ? 1 : 0)
             buffer.withMemoryRebound(to: UInt8.self, capacity: count) {
                 line.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
             }

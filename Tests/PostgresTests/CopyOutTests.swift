@@ -18,6 +18,33 @@ import Testing
         #expect(lines.last == "50000\trow 50000")
     }
 
+    @Test func streamsEveryRowInBinaryFormat() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        var rows: [[Int64?]] = []
+        let copied = try connection.copyOutBinary("""
+            COPY (SELECT CASE WHEN i = 3 THEN NULL ELSE i * 10000000000 END, timestamptz '2000-01-01 00:00:01Z' + i
+                  * interval '1 microsecond' FROM generate_series(-1, 20000) i ORDER BY i) TO STDOUT (FORMAT binary)
+            """) { row in
+            rows.append([row.int64(0), row.int64(1)])
+        }
+        #expect(copied == 20_002)
+        #expect(rows.count == 20_002)
+        #expect(rows.prefix(5) == [[-10_000_000_000, 999_999], [0, 1_000_000], [10_000_000_000, 1_000_001],
+                                   [20_000_000_000, 1_000_002], [nil, 1_000_003]])
+        #expect(rows.last == [200_000_000_000_000, 1_020_000])
+    }
+
+    @Test func fieldsAreReadAsTheirTypesBinaryBytes() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        var values: [Int64?] = []
+        try connection.copyOutBinary("COPY (SELECT 'abcdefgh'::text, 'x'::text) TO STDOUT (FORMAT binary)") { row in
+            values = [row.int64(0), row.int64(1)]
+        }
+        // Eight bytes of text read as an integer: the caller knows its columns' types.
+        #expect(values == [0x6162_6364_6566_6768, nil])
+        #expect(try connection.execute("SELECT 1").rows == [["1"]])
+    }
+
     @Test func consumerErrorIsRethrownAndTheConnectionStaysUsable() throws {
         struct Stop: Error {}
         let connection = try Connection(TestDatabase.fresh())

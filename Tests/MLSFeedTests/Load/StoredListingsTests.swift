@@ -257,6 +257,15 @@ import Testing
         #expect(neighbours.allSatisfy { stored.index(of: $0) == nil })
     }
 
+    @Test(arguments: [
+        (Int64(0), Int64(946_684_800_000_000)),  // 2000-01-01
+        (-946_684_800_000_001, -1),  // 1969-12-31T23:59:59.999999Z
+        (Int64.max, Int64.max), (Int64.min, Int64.min),  // infinity, -infinity
+    ])
+    func binaryTimestampsCountFrom1970(since2000: Int64, since1970: Int64) {
+        #expect(LoadSession.unixMicroseconds(since2000) == since1970)
+    }
+
     @Test func eachStoredFingerprintHasItsOwnPlace() {
         let stored = StoredListings([(UInt64.max, nil), (7, 1), (0, 2), (1 << 63, nil)])
         let places = [UInt64.max, 7, 0, 1 << 63].map { stored.index(of: $0) }
@@ -273,17 +282,5 @@ import Testing
         #expect(result.unchanged == 2)
         #expect(try F.query(db, "SELECT listing_id, raw_hash::text FROM listings ORDER BY 1")
             == [["A", "7"], ["B", nil]])
-    }
-
-    @Test(arguments: [
-        ("12", Int64(12)), ("-9223372036854775808", Int64.min), ("9223372036854775807", Int64.max),
-    ])
-    func asciiIntegersParse(text: String, value: Int64) {
-        #expect(Int64(ascii: Array(text.utf8)) == value)
-    }
-
-    @Test(arguments: ["", "-", "1a", "9223372036854775808", " 1", "\\N"])
-    func nonIntegersDoNotParse(text: String) {
-        #expect(Int64(ascii: Array(text.utf8)) == nil)
     }
 }
