@@ -128,9 +128,12 @@ import Testing
             try writer.writeRow(["1"])
             try writer.writeRow(["two"])
         }
-        // Dropped: queued after the failure, in the transaction it aborted.
-        try connection.enqueueCopy("COPY t FROM STDIN") { writer in try writer.writeRow(["3"]) }
-        let error = try #require(throws: PostgresError.self) { try connection.execute("SELECT 1") }
+        // The failure is thrown by the next call: the next COPY queued, when the first has already failed, or
+        // else the statement after it (that COPY is then dropped, queued after the failure).
+        let error = try #require(throws: PostgresError.self) {
+            try connection.enqueueCopy("COPY t FROM STDIN") { writer in try writer.writeRow(["3"]) }
+            try connection.execute("SELECT 1")
+        }
         #expect(error.code == .invalidTextRepresentation)
         #expect(error.message == "invalid input syntax for type integer: \"two\"")
         #expect(try connection.execute("SELECT count(*) FROM t").rows == [["0"]])
