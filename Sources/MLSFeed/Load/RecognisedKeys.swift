@@ -1,6 +1,6 @@
 /// The stored listings a run's recognised copies named, one bit each: while none is named twice, the recognised
 /// keys are distinct, and the merge counts them without indexing and reading back `seen_listings`; and the
-/// listings none named are the only ones a full dump can have left out (`MergeStatements.withdraw`).
+/// listings none named are the only ones a full dump can have left out (`MergeStatements.withdrawUnnamed`).
 ///
 /// A recognised copy repeats the raw fingerprint of the stored listing it copies, and a fingerprint has one place
 /// in the stored set (`StoredCopy.place`), so two copies of one listing name the same place. A copy with no known
