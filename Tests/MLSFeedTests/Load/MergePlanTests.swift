@@ -20,6 +20,19 @@ import Testing
         return (Int(row[0] ?? "") ?? -1, Int(row[1] ?? "") ?? -1)
     }
 
+    /// Runs a withdrawal `statement` as a full run of source `sdmls` would (everything up to 2100 is as of the dump):
+    /// what it withdrew, its plan, and the sequential scans of `listings` and scans of the on-market index it made.
+    private func withdraw(_ connection: Connection, _ statement: String) throws
+        -> (withdrawn: Int?, plan: String, tableScans: Int, indexScans: Int) {
+        let parameters: [String?] = ["sdmls", "0", "2100-01-01T00:00:00Z"]
+        let plan = try connection.execute("EXPLAIN " + statement, parameters).rows
+            .compactMap { $0[0] }.joined(separator: "\n")
+        let before = try scans(connection)
+        let withdrawn = try connection.execute(statement, parameters).rows[0][0].flatMap { Int($0) }
+        let after = try scans(connection)
+        return (withdrawn, plan, after.table - before.table, after.index - before.index)
+    }
+
     private func count(_ connection: Connection, _ sql: String) throws -> Int {
         Int(try connection.execute(sql).rows[0][0] ?? "") ?? -1
     }
@@ -39,59 +52,47 @@ import Testing
         #expect(index == 1)
     }
 
-    @Test func theWithdrawalLooksForMissingListingsInTheOnMarketIndex() throws {
-        let connection = try Connection(SearchPlanTests.million.get())
-        try connection.execute("BEGIN")
-        defer { _ = try? connection.execute("ROLLBACK") }
-        // The dump carried every on-market listing but those whose number ends in 001: one in a thousand.
-        try connection.execute("CREATE TEMP TABLE incoming_listings (listing_id text) ON COMMIT DROP")
-        try connection.execute("""
-            CREATE TEMP TABLE seen_listings ON COMMIT DROP AS
-            SELECT listing_id, 0 AS ordinal FROM listings WHERE source = 'sdmls' AND listing_id NOT LIKE '%001'
-            """)
-        try connection.execute("CREATE INDEX ON seen_listings (listing_id)")
-        try connection.execute("ANALYZE seen_listings")
-        try connection.execute("ANALYZE incoming_listings")
-        let missing = try count(connection, """
-            SELECT count(*) FROM listings
-            WHERE source = 'sdmls' AND off_market_at IS NULL AND listing_id LIKE '%001'
-            """)
-        let parameters: [String?] = ["sdmls", "0", "2100-01-01T00:00:00Z"]
-        let plan = try connection.execute("EXPLAIN " + MergeStatements.withdraw, parameters).rows
-            .compactMap { $0[0] }.joined(separator: "\n")
-        let before = try scans(connection)
-        let withdrawn = try connection.execute(MergeStatements.withdraw, parameters).rows[0][0].flatMap { Int($0) }
-        let after = try scans(connection)
-        #expect(missing > 900)
-        #expect(withdrawn == missing)
-        #expect(after.table == before.table, "\(plan)")
-        #expect(after.index == before.index + 1, "\(plan)")
-    }
+    /// How a full run withdraws: by key, anti-joining the recognised keys in `seen_listings` (indexed first), or by
+    /// the fingerprints of the stored listings no recognised copy named (`unmatched_listings`).
+    enum Withdrawal: CaseIterable { case byKey, byUnnamedPlaces }
 
-    /// Knowing the fingerprints of the stored listings no recognised copy named, the withdrawal joins those to the
-    /// same index scan, with no `seen_listings` at all. (The fixture's listings have no fingerprint, so the hashes
-    /// match none: the plan is what is asserted here; `StoredListingsTests` checks what it withdraws.)
-    @Test func theWithdrawalOfUnnamedListingsJoinsTheirFingerprintsToTheOnMarketIndex() throws {
+    /// Either way the withdrawal reads the on-market listings once, from the on-market index. By key, the dump
+    /// carried every on-market listing but those whose number ends in 001 (one in a thousand). By unnamed places,
+    /// the fixture's listings have no fingerprint, so 25,000 unnamed fingerprints match none: the plan is what is
+    /// asserted there (`StoredListingsTests` checks what it withdraws).
+    @Test(arguments: Withdrawal.allCases)
+    func theWithdrawalReadsTheOnMarketIndexOnce(withdrawal: Withdrawal) throws {
         let connection = try Connection(SearchPlanTests.million.get())
         try connection.execute("BEGIN")
         defer { _ = try? connection.execute("ROLLBACK") }
         try connection.execute("CREATE TEMP TABLE incoming_listings (listing_id text) ON COMMIT DROP")
-        try connection.execute("""
-            CREATE TEMP TABLE unmatched_listings ON COMMIT DROP AS
-            SELECT i * 7919 AS raw_hash FROM generate_series(1, 25000) AS i
-            """)
-        try connection.execute("ANALYZE unmatched_listings")
         try connection.execute("ANALYZE incoming_listings")
-        let statement = MergeStatements.withdrawUnnamed(withoutFingerprint: false)
-        let parameters: [String?] = ["sdmls", "0", "2100-01-01T00:00:00Z"]
-        let plan = try connection.execute("EXPLAIN " + statement, parameters).rows
-            .compactMap { $0[0] }.joined(separator: "\n")
-        let before = try scans(connection)
-        let withdrawn = try connection.execute(statement, parameters).rows[0][0].flatMap { Int($0) }
-        let after = try scans(connection)
-        #expect(withdrawn == 0)
-        #expect(plan.contains("Hash Cond: (o.raw_hash = u.raw_hash)"), "\(plan)")
-        #expect(after.table == before.table, "\(plan)")
-        #expect(after.index == before.index + 1, "\(plan)")
+        var missing = 0
+        switch withdrawal {
+        case .byKey:
+            try connection.execute("""
+                CREATE TEMP TABLE seen_listings ON COMMIT DROP AS
+                SELECT listing_id, 0 AS ordinal FROM listings WHERE source = 'sdmls' AND listing_id NOT LIKE '%001'
+                """)
+            try connection.execute("CREATE INDEX ON seen_listings (listing_id)")
+            try connection.execute("ANALYZE seen_listings")
+            missing = try count(connection, """
+                SELECT count(*) FROM listings
+                WHERE source = 'sdmls' AND off_market_at IS NULL AND listing_id LIKE '%001'
+                """)
+            #expect(missing > 900)
+        case .byUnnamedPlaces:
+            try connection.execute("""
+                CREATE TEMP TABLE unmatched_listings ON COMMIT DROP AS
+                SELECT i * 7919 AS raw_hash FROM generate_series(1, 25000) AS i
+                """)
+            try connection.execute("ANALYZE unmatched_listings")
+        }
+        let run = try withdraw(connection, withdrawal == .byKey ? MergeStatements.withdraw
+                               : MergeStatements.withdrawUnnamed(withoutFingerprint: false))
+        #expect(run.withdrawn == missing)
+        #expect(withdrawal == .byKey || run.plan.contains("Hash Cond: (o.raw_hash = u.raw_hash)"), "\(run.plan)")
+        #expect(run.tableScans == 0, "\(run.plan)")
+        #expect(run.indexScans == 1, "\(run.plan)")
     }
 }
