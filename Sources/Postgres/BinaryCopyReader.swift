@@ -4,7 +4,6 @@
 /// extension) and the last followed by (or alone as) the trailer, a field count of -1. A row is a big-endian field
 /// count, then each field's length (-1 for NULL) and bytes, in its column type's binary form.
 package struct BinaryCopyReader {
-    private static let signature: [UInt8] = [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00]
     private var headerRead = false
     /// Set once the trailer was read: no row may follow.
     package private(set) var ended = false
@@ -17,7 +16,7 @@ package struct BinaryCopyReader {
     package mutating func read(_ message: [UInt8], _ row: (BinaryCopyRow) throws -> Void) throws {
         var at = 0
         if !headerRead {
-            guard message.count >= 19, message[0..<11].elementsEqual(Self.signature) else {
+            guard message.count >= 19, message[0..<11].elementsEqual(BinaryCopyRows.signature) else {
                 throw Self.malformed("no binary COPY header")
             }
             let extension_ = Int(Self.int32(message, 15))

@@ -5,9 +5,10 @@
 /// parses no text for it: integers and floats as big-endian bits, dates and timestamps as counts from 2000-01-01,
 /// numerics as base-10000 digits. A value must match its column's type exactly; the caller knows the table.
 package struct BinaryCopyRows {
-    /// `PGCOPY\n\377\r\n\0`, no flags, no header extension.
-    private static let header: [UInt8] = [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00,
-                                          0, 0, 0, 0, 0, 0, 0, 0]
+    /// `PGCOPY\n\377\r\n\0`: every binary COPY begins with it (`BinaryCopyReader` checks it).
+    static let signature: [UInt8] = [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00]
+    /// The signature, no flags, no header extension.
+    private static let header: [UInt8] = signature + [0, 0, 0, 0, 0, 0, 0, 0]
     /// The field count -1 that ends the data.
     static let trailer: [UInt8] = [0xFF, 0xFF]
 

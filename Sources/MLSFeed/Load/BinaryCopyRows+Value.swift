@@ -39,6 +39,12 @@ extension BinaryCopyRows {
     /// 2000-01-01, PostgreSQL's epoch, as a day number since 1970-01-01.
     private static let epochDay = CivilDate.days(2000, 1, 1)
 
+    /// A binary `timestamptz` read back (microseconds since 2000-01-01 UTC) as microseconds since 1970; the
+    /// infinities (`Int64.max`, `Int64.min`) stay as they are.
+    static func unixMicroseconds(_ since2000: Int64) -> Int64 {
+        since2000 == .max || since2000 == .min ? since2000 : since2000 + Int64(epochDay) * 86_400_000_000
+    }
+
     /// The day of canonical `yyyy-MM-dd` text since 2000-01-01; nil for other text or a day the month lacks.
     static func daysSince2000(_ text: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard text.count == 10, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),

@@ -182,15 +182,9 @@ package final class LoadSession: @unchecked Sendable {
                 if row.isNull(0) { return builder.countWithoutFingerprint() }
                 throw LoadError("unreadable stored fingerprint row: a fingerprint that is not 8 bytes")
             }
-            builder.append(UInt64(bitPattern: hash), microseconds: row.int64(1).map(Self.unixMicroseconds))
+            builder.append(UInt64(bitPattern: hash), microseconds: row.int64(1).map(BinaryCopyRows.unixMicroseconds))
         }
         return builder.build()
-    }
-
-    /// A binary `timestamptz` (microseconds since 2000-01-01 UTC) as microseconds since 1970; the infinities
-    /// (`Int64.max`, `Int64.min`) stay as they are.
-    static func unixMicroseconds(_ since2000: Int64) -> Int64 {
-        since2000 == .max || since2000 == .min ? since2000 : since2000 + 946_684_800_000_000
     }
 
     /// Copies a batch of listings and agents (in any mix) into the run's staging tables. A listing recognised as

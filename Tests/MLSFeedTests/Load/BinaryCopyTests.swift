@@ -186,6 +186,15 @@ import Testing
         #expect(text.withUTF8(BinaryCopyRows.microsecondsSince2000) == micros)
     }
 
+    @Test(arguments: [
+        (Int64(0), Int64(946_684_800_000_000)),  // 2000-01-01
+        (-946_684_800_000_001, -1),  // 1969-12-31T23:59:59.999999Z
+        (Int64.max, Int64.max), (Int64.min, Int64.min),  // infinity, -infinity
+    ])
+    func binaryTimestampsReadBackCountFrom1970(since2000: Int64, since1970: Int64) {
+        #expect(BinaryCopyRows.unixMicroseconds(since2000) == since1970)
+    }
+
     /// The loader writes `extra`'s keys in the order jsonb stores them (so the server's sort of each row's keys
     /// finds them sorted): the oracle is the order in which PostgreSQL itself lists the stored keys.
     @Test(arguments: [

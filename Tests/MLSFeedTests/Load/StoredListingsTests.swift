@@ -257,15 +257,6 @@ import Testing
         #expect(neighbours.allSatisfy { stored.index(of: $0) == nil })
     }
 
-    @Test(arguments: [
-        (Int64(0), Int64(946_684_800_000_000)),  // 2000-01-01
-        (-946_684_800_000_001, -1),  // 1969-12-31T23:59:59.999999Z
-        (Int64.max, Int64.max), (Int64.min, Int64.min),  // infinity, -infinity
-    ])
-    func binaryTimestampsCountFrom1970(since2000: Int64, since1970: Int64) {
-        #expect(LoadSession.unixMicroseconds(since2000) == since1970)
-    }
-
     @Test func eachStoredFingerprintHasItsOwnPlace() {
         let stored = StoredListings([(UInt64.max, nil), (7, 1), (0, 2), (1 << 63, nil)])
         let places = [UInt64.max, 7, 0, 1 << 63].map { stored.index(of: $0) }
