@@ -105,11 +105,15 @@ package struct StoredListings: Sendable {
             var set = StoredListings()
             set.onMarket = entries.count + withoutFingerprint
             entries.sort { $0.hash < $1.hash }
-            set.repeatsHash = zip(entries, entries.dropFirst()).contains { $0.hash == $1.hash }
             let bits = StoredListings.prefixBits(for: entries.count)
             let buckets = 1 << bits
             var starts = [UInt32](repeating: 0, count: buckets + 1)
-            for entry in entries { starts[Int(entry.hash >> UInt64(64 - bits)) + 1] += 1 }
+            // One pass over the sorted entries counts the buckets and finds a repeated fingerprint (neighbours).
+            for index in entries.indices {
+                let hash = entries[index].hash
+                starts[Int(hash >> UInt64(64 - bits)) + 1] += 1
+                if index > 0 && entries[index - 1].hash == hash { set.repeatsHash = true }
+            }
             for i in 0..<buckets { starts[i + 1] += starts[i] }
             set.entries = entries
             set.starts = starts
