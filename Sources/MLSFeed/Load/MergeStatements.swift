@@ -171,13 +171,16 @@ enum MergeStatements {
     /// Deletes the staged (changed) copies that lose to a recognised (unchanged, stored) copy of the same listing
     /// in `keys` (a table or CTE of `listing_id, ordinal`), by the dedupe rule: newest `modification_timestamp`,
     /// then the later record. A recognised copy is the stored row exactly, so its timestamp is the row's. `$1`: the
-    /// source.
+    /// source. The stored row is read by a scalar subquery, which runs only for the keys both staged and recognised:
+    /// as a join, the planner (which cannot know a CTE's size) looked up every staged key in `listings` first
+    /// (at 1M, 28,000 index probes for 3,000 overlapping keys: 0.95 of the statement's 1.3 s).
     static func dropLosingChangedCopies(from keys: String) -> String {
         """
-        DELETE FROM incoming_listings i USING \(keys) s, listings l
-        WHERE s.listing_id = i.listing_id AND l.source = $1 AND l.listing_id = s.listing_id
-          AND (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
-              > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
+        DELETE FROM incoming_listings i USING \(keys) s
+        WHERE s.listing_id = i.listing_id
+          AND (SELECT (coalesce(l.modification_timestamp, '-infinity'), s.ordinal)
+                      > (coalesce(i.modification_timestamp, '-infinity'), i.ordinal)
+               FROM listings l WHERE l.source = $1 AND l.listing_id = s.listing_id)
         """
     }
 

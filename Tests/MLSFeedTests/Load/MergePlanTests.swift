@@ -95,4 +95,46 @@ import Testing
         #expect(run.tableScans == 0, "\(run.plan)")
         #expect(run.indexScans == 1, "\(run.plan)")
     }
+
+    /// A changed copy staged for a listing the dump also carried unchanged is resolved by reading that listing's
+    /// stored row, and only those: at 1M, 28,000 staged keys of which 3,000 were recognised too read at most 3,000
+    /// rows of `listings` (as a join, the planner read all 28,000, or the whole table by a merge join). As the load
+    /// does, `seen_listings` is neither indexed nor analyzed. The fixture's listings have no modification
+    /// timestamp, so a staged copy without one loses to the later recognised copy (the ordinal), and one with a
+    /// timestamp wins.
+    @Test func theOverlapReadsOnlyTheStoredRowsOfKeysBothStagedAndRecognised() throws {
+        let connection = try Connection(SearchPlanTests.million.get())
+        try connection.execute("BEGIN")
+        defer { _ = try? connection.execute("ROLLBACK") }
+        try connection.execute("""
+            CREATE TEMP TABLE seen_listings ON COMMIT DROP AS
+            SELECT listing_id, 2000000 AS ordinal FROM listings WHERE source = 'sdmls' AND listing_id NOT LIKE '%7'
+            """)
+        try connection.execute("""
+            CREATE TEMP TABLE incoming_listings ON COMMIT DROP AS
+            SELECT listing_id, ordinal,
+                   CASE WHEN ordinal % 2 = 0 THEN timestamptz '2026-01-01 00:00:00+00' END AS modification_timestamp
+            FROM (SELECT listing_id, row_number() OVER (ORDER BY listing_id) AS ordinal FROM listings
+                  WHERE source = 'sdmls' AND listing_id LIKE '%7' LIMIT 25000) AS unrecognised
+            UNION ALL
+            SELECT listing_id, ordinal,
+                   CASE WHEN ordinal % 2 = 0 THEN timestamptz '2026-01-01 00:00:00+00' END
+            FROM (SELECT listing_id, 25000 + row_number() OVER (ORDER BY listing_id) AS ordinal FROM listings
+                  WHERE source = 'sdmls' AND listing_id LIKE '%3' LIMIT 3000) AS recognised
+            """)
+        try connection.execute("CREATE INDEX ON incoming_listings (listing_id)")
+        try connection.execute("ANALYZE incoming_listings")
+        let probes = """
+            SELECT coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0) FROM pg_stat_xact_user_tables
+            WHERE relid = 'listings'::regclass
+            """
+        let before = try count(connection, probes)
+        let overlap = try connection.execute(MergeStatements.resolveRecognisedOverlap, ["sdmls"])
+        let after = try count(connection, probes)
+        #expect(overlap.value(0, "overlap") == "3000")
+        #expect(try count(connection, "SELECT count(*) FROM incoming_listings") == 28000 - 1500)
+        #expect(try count(connection, "SELECT count(*) FROM incoming_listings WHERE modification_timestamp IS NULL")
+                == 12500)
+        #expect(after - before <= 3000, "\(after - before) rows of listings read")
+    }
 }
