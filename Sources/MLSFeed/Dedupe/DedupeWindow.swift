@@ -14,12 +14,15 @@ package struct DedupeWindow: Sendable {
         case drop
     }
 
-    /// A remembered key: its kept copy's modification time and ordinal, in 40 bytes (the key inline when short).
+    /// A remembered key: its kept copy's modification time, ordinal and tag, in 48 bytes (the key inline when
+    /// short).
     private struct Entry: Sendable {
         var key: String
         /// The modification timestamp in microseconds since 1970 (`Entry.missing` when there is none).
         var instant: Int64
         var ordinal: Int
+        /// What the caller offered with the kept copy (the dedupe stage: where it holds that copy).
+        var tag: Int
         /// The key's hash (non-negative), or `Entry.stale` once a newer copy's entry replaced this one.
         var hash: Int
 
@@ -30,7 +33,7 @@ package struct DedupeWindow: Sendable {
     package let capacity: Int
     /// Entries in arrival order (of a key's first copy, or of the copy that superseded it). The window is
     /// `entries[start...]`; evicted and stale entries are dropped when the array fills, so it never grows past
-    /// `capacity` plus a quarter: about 5 MB for 100,000 keys, where a `[String: _]` of that many keys reserved
+    /// `capacity` plus a quarter: about 6 MB for 100,000 keys, where a `[String: _]` of that many keys reserved
     /// 262,144 buckets (10.5 MB) and the arrival order as much again.
     private var entries: [Entry] = []
     private var start = 0
@@ -40,6 +43,8 @@ package struct DedupeWindow: Sendable {
     private var slots: [Int32] = []
     package private(set) var dropped = 0
     package private(set) var superseded = 0
+    /// The tag of the copy the last `.supersede` replaced.
+    package private(set) var supersededTag = 0
     /// Entries stored (the window's live keys plus evicted and stale ones not yet dropped): for tests.
     var storedEntries: Int { entries.count }
 
@@ -49,8 +54,9 @@ package struct DedupeWindow: Sendable {
         maxEntries = capacity + capacity / 4 + 16
     }
 
-    /// Decides the fate of a record with `key`, `timestamp` (canonical UTC text, or nil) and feed `ordinal`.
-    package mutating func offer(key: String, timestamp: String?, ordinal: Int) -> Decision {
+    /// Decides the fate of a record with `key`, `timestamp` (canonical UTC text, or nil) and feed `ordinal`; a kept
+    /// copy keeps `tag` (given back in `supersededTag` when a newer copy replaces it).
+    package mutating func offer(key: String, timestamp: String?, ordinal: Int, tag: Int = 0) -> Decision {
         makeRoom()
         let instant = timestamp.map(Self.instant) ?? Entry.missing
         let hash = key.hashValue & Int.max
@@ -65,14 +71,15 @@ package struct DedupeWindow: Sendable {
                 }
                 // The newer copy moves to the end of the arrival order: the window keeps the keys seen last.
                 entries[index].hash = Entry.stale
-                entries.append(Entry(key: key, instant: instant, ordinal: ordinal, hash: hash))
+                supersededTag = entries[index].tag
+                entries.append(Entry(key: key, instant: instant, ordinal: ordinal, tag: tag, hash: hash))
                 slots[slot] = Int32(entries.count)
                 superseded += 1
                 return .supersede
             }
             slot = (slot + 1) & mask
         }
-        entries.append(Entry(key: key, instant: instant, ordinal: ordinal, hash: hash))
+        entries.append(Entry(key: key, instant: instant, ordinal: ordinal, tag: tag, hash: hash))
         slots[slot] = Int32(entries.count)
         live += 1
         if live > capacity { evictOldest() }

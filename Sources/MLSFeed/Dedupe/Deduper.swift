@@ -10,12 +10,6 @@ package struct Deduper: Sendable {
     package enum Item: Sendable {
         case record(NormalizedRecord)
         case reject(Reject)
-
-        /// The MLS number of a listing record.
-        var listingKey: String? {
-            if case .record(let record) = self, record.entity == .listing { return record.key }
-            return nil
-        }
     }
 
     private var window: DedupeWindow
@@ -25,8 +19,9 @@ package struct Deduper: Sendable {
     private var held: [Item?] = []
     private var heldStart = 0
     private var heldCount = 0
-    /// MLS number → absolute slot index of its held listing.
-    private var heldListing: [String: Int] = [:]
+    /// Items released so far. An item's absolute slot (`released` plus its distance from `heldStart`) is the
+    /// window's tag for a listing: a newer copy finds the older one while it is held without a map of its own (one
+    /// that cost two more hashes of every MLS number).
     private var released = 0
     package private(set) var agentRepeats = 0
     /// Superseded listings dropped while still held.
@@ -66,19 +61,20 @@ package struct Deduper: Sendable {
         guard let key = record.key else { return }
         switch record.entity {
         case .listing:
-            switch window.offer(key: key, timestamp: record.modificationTimestamp, ordinal: record.ordinal) {
+            let slot = released + (held.count - heldStart)
+            switch window.offer(key: key, timestamp: record.modificationTimestamp, ordinal: record.ordinal, tag: slot) {
             case .drop:
                 return
             case .supersede:
-                if let slot = heldListing[key], slot >= released {
-                    held[slot - released + heldStart] = nil
+                let older = window.supersededTag
+                if older >= released {
+                    held[older - released + heldStart] = nil
                     heldCount -= 1
                     droppedHeld += 1
                 }
             case .keep:
                 break
             }
-            heldListing[key] = released + (held.count - heldStart)
             admit(.record(consume record))
         case .agent:
             if agents[key] == record.contentHash {
@@ -102,10 +98,6 @@ package struct Deduper: Sendable {
             // next compacted.
             if let item = held[heldStart].take() {
                 heldCount -= 1
-                if let key = item.listingKey, let index = heldListing.index(forKey: key),
-                   heldListing.values[index] == released {
-                    heldListing.remove(at: index)
-                }
                 out.append(item)
             }
             heldStart += 1

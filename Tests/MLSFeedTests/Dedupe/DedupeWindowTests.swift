@@ -20,6 +20,21 @@ import Testing
         #expect(window.offer(key: "1", timestamp: nil, ordinal: 12) == .drop)
     }
 
+    /// A superseding copy gives back the tag of the copy it replaced (the latest kept one), and only then.
+    @Test func aSupersedeGivesBackTheReplacedCopysTag() {
+        var window = DedupeWindow(capacity: 10)
+        #expect(window.offer(key: "1", timestamp: "2026-11-01T00:00:00Z", ordinal: 0, tag: 7) == .keep)
+        #expect(window.offer(key: "2", timestamp: nil, ordinal: 1, tag: 8) == .keep)
+        #expect(window.offer(key: "1", timestamp: "2026-11-02T00:00:00Z", ordinal: 2, tag: 9) == .supersede)
+        #expect(window.supersededTag == 7)
+        #expect(window.offer(key: "1", timestamp: "2026-10-01T00:00:00Z", ordinal: 3, tag: 10) == .drop)
+        #expect(window.supersededTag == 7)
+        #expect(window.offer(key: "1", timestamp: "2026-11-03T00:00:00Z", ordinal: 4, tag: 11) == .supersede)
+        #expect(window.supersededTag == 9)
+        #expect(window.offer(key: "2", timestamp: nil, ordinal: 5, tag: 12) == .supersede)
+        #expect(window.supersededTag == 8)
+    }
+
     @Test(arguments: [
         // (t, ordinal, over t0, ordinal0, wins)
         ("2026-01-02T00:00:00Z", 1, "2026-01-01T00:00:00Z", 2, true),

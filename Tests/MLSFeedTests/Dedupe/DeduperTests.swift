@@ -40,6 +40,42 @@ import Testing
         #expect(deduper.supersededListings == 0)
     }
 
+    @Test func aCopySupersededTwiceWhileHeldLeavesOnlyTheNewest() {
+        var deduper = Deduper(windowCapacity: 100, hold: 10)
+        let out = deduper.process(records: [
+            Self.listing("1", "2026-11-01T00:00:00Z", ordinal: 0),
+            Self.listing("2", nil, ordinal: 1),
+            Self.listing("1", "2026-11-02T00:00:00Z", ordinal: 2),
+            Self.listing("1", "2026-11-03T00:00:00Z", ordinal: 3),
+        ], rejects: [])
+        #expect(out.isEmpty)
+        #expect(Self.ordinals(deduper.finish()) == ["L1", "L3"])
+        #expect(deduper.droppedListings == 2)
+        #expect(deduper.supersededListings == 0)
+    }
+
+    /// 21,000 listings in batches of 1,000, each MLS number twice 1,500 records apart (the later copy wins the tie):
+    /// every older copy is still held (hold 5,000) when its newer copy comes, across batches and across the held
+    /// array's compactions, and is dropped there.
+    @Test func heldCopiesAreFoundAcrossBatchesAndCompactions() {
+        var deduper = Deduper(windowCapacity: 10_000, hold: 5_000)
+        var out: [Deduper.Item] = []
+        for batch in 0..<21 {
+            let records = (batch * 1_000..<(batch + 1) * 1_000).map { n in
+                Self.listing("k\(n % 3_000 < 1_500 ? n : n - 1_500)", nil, ordinal: n)
+            }
+            out += deduper.process(records: records, rejects: [])
+        }
+        out += deduper.finish()
+        let got = Self.ordinals(out)
+        let expected = (0..<21_000).filter { $0 % 3_000 >= 1_500 }.map { "L\($0)" }
+        let difference = zip(got, expected).first { $0 != $1 }
+        #expect(got.count == expected.count && difference == nil,
+                "\(got.count) out, first difference \(difference as Any)")
+        #expect(deduper.droppedListings == 10_500)
+        #expect(deduper.supersededListings == 0)
+    }
+
     @Test func copyThatAlreadyLeftIsLeftToTheMerge() {
         var deduper = Deduper(windowCapacity: 100, hold: 1)
         var out = deduper.process(records: [Self.listing("1", nil, ordinal: 0), Self.listing("2", nil, ordinal: 1)],
