@@ -4,17 +4,22 @@ import XMLStream
 enum DelimitedText {
     /// Calls `body` with each field's byte range of `bytes`, split on the byte sequence `delimiter`.
     ///
-    /// `n` delimiters give `n + 1` fields (an empty text is one empty field).
+    /// `n` delimiters give `n + 1` fields (an empty text is one empty field). Only the first `maxFields` fields,
+    /// when given: the rest of the text is not searched.
     @inline(__always)
-    static func forEachField(_ bytes: [UInt8], _ range: Range<Int>, delimiter: [UInt8],
+    static func forEachField(_ bytes: [UInt8], _ range: Range<Int>, delimiter: [UInt8], maxFields: Int = .max,
                              _ body: (Range<Int>) throws -> Void) rethrows {
         if delimiter.count == 1 {
-            return try XMLPushParser.forEachField(in: bytes, range, separator: delimiter[0], body)
+            return try XMLPushParser.forEachField(in: bytes, range, separator: delimiter[0], maxFields: maxFields, body)
         }
+        guard maxFields > 0 else { return }
+        var left = maxFields
         var start = range.lowerBound, index = start
         while index + delimiter.count <= range.upperBound {
             if bytes[index] == delimiter[0] && bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
                 try body(start..<index)
+                left -= 1
+                if left == 0 { return }
                 index += delimiter.count
                 start = index
             } else {

@@ -20,6 +20,8 @@ struct TriplesBatch: Sendable {
         var mlsIndex: Int?
         var hash: UInt64 = 0
         var needed: [Bool] = []
+        /// The fields a recognised record is split into: up to the last needed one.
+        var neededPrefix = 0
 
         init(keys: [String], keySources: [String], recognizer: RawRecognizer?) {
             self.keys = keys
@@ -27,6 +29,7 @@ struct TriplesBatch: Sendable {
             if let recognizer {
                 hash = RawHash.keys(keys)
                 needed = keys.map { recognizer.neededKeys.contains($0) }
+                neededPrefix = (needed.lastIndex(of: true) ?? -1) + 1
             }
         }
     }
@@ -133,17 +136,18 @@ struct TriplesBatch: Sendable {
         return records
     }
 
-    /// The fields of a recognised record that its key set marks needed; nil when the values do not pair up with
-    /// the keys (never for a record that was once loaded: it then takes the full path).
+    /// The fields of a recognised record that its key set marks needed, split no further than the last of them
+    /// (the fingerprint matched a record that was loaded, so its values paired up with its keys); nil when there
+    /// are fewer values (it then takes the full path).
     private func neededFields(_ values: Range<Int>, _ keySet: KeySet) -> [RawField]? {
         var fields: [RawField] = []
         var count = 0
-        DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
-            if count < keySet.needed.count && keySet.needed[count] {
+        DelimitedText.forEachField(bytes, values, delimiter: delimiter, maxFields: keySet.neededPrefix) { range in
+            if keySet.needed[count] {
                 fields.append(RawField(keySet.keys[count], DelimitedText.string(bytes, range)))
             }
             count += 1
         }
-        return count == keySet.keys.count ? fields : nil
+        return count == keySet.neededPrefix ? fields : nil
     }
 }
