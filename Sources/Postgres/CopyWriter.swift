@@ -66,24 +66,27 @@ public final class CopyWriter {
 
     package func field(bytes: UnsafeBufferPointer<UInt8>) {
         separate()
-        var plain = true
-        for byte in bytes where byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            plain = false
-            break
-        }
-        if plain {
-            buffer.append(contentsOf: bytes)
-            return
-        }
-        for byte in bytes {
+        // The bytes between two that need escaping go in whole: a byte at a time, a reject's raw JSON (a backslash
+        // for every quote in it) took about 90 instructions a byte.
+        var start = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            // Most bytes are above carriage return and not a backslash: one test each.
+            if byte > 0x0D && byte != 0x5C { continue }
+            let escaped: UInt8
             switch byte {
-            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "\\"))
-            case UInt8(ascii: "\t"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
-            case UInt8(ascii: "\n"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
-            default: buffer.append(byte)
+            case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+            case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+            case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+            default: continue
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            buffer.append(UInt8(ascii: "\\"))
+            buffer.append(escaped)
+            start = index + 1
         }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
     /// Sends what is buffered.

@@ -8,7 +8,8 @@ import Testing
         let connection = try Connection(TestDatabase.fresh())
         try connection.execute("CREATE TABLE t (id int, v text)")
         let values: [String?] = ["plain", "tab\there", "line\nbreak", "cr\rhere", "back\\slash", "\\N", nil, "",
-                                 "ünïcødé 🏠"]
+                                 "ünïcødé 🏠", "\\at the start", "at the end\\", "a\\b\tc\nd\re", "\t\t\\\\",
+                                 #"{"k":"say \"hi\"\n"}"#]
         let copied = try connection.copyIn("COPY t (id, v) FROM STDIN") { writer in
             for (index, value) in values.enumerated() { try writer.writeRow([String(index), value]) }
         }

@@ -222,7 +222,14 @@ package enum JSONText {
 
     /// Raw fields as a JSON array of `[key, value]` pairs: order and repeats kept exactly (rejects' raw fields).
     package static func pairs(_ fields: [RawField]) -> String {
-        var out: [UInt8] = [0x5B]
+        String(decoding: pairsBytes(fields), as: UTF8.self)
+    }
+
+    /// `pairs` as UTF-8 bytes, in one buffer sized for the fields before it is filled.
+    package static func pairsBytes(_ fields: [RawField]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(fields.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 8 })
+        out.append(0x5B)
         for (i, field) in fields.enumerated() {
             if i > 0 { out.append(0x2C) }
             out.append(0x5B)
@@ -232,7 +239,7 @@ package enum JSONText {
             out.append(0x5D)
         }
         out.append(0x5D)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Appends `s` as a JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`, `\r` or

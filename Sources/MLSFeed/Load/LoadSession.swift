@@ -320,12 +320,14 @@ package final class LoadSession: @unchecked Sendable {
             COPY rejects (run_id, source, entity, key, file, line, column_number, ordinal, reasons, raw) FROM STDIN
             """) { writer in
             for reject in rejects {
-                try writer.writeRow([run, options.source, reject.entity.rawValue, reject.key,
-                                     reject.position.file, String(reject.position.line),
-                                     String(reject.position.column), String(reject.ordinal),
-                                     TextArray.literal(reject.reasons.map(\.description)),
-                                     reject.rawJSON.map { String(decoding: $0, as: UTF8.self) }
-                                        ?? JSONText.pairs(reject.raw)])
+                for field in [run, options.source, reject.entity.rawValue, reject.key, reject.position.file,
+                              String(reject.position.line), String(reject.position.column), String(reject.ordinal),
+                              TextArray.literal(reject.reasons.map(\.description))] {
+                    writer.field(field)
+                }
+                // The raw fields as JSON bytes, not a String of them made only to be escaped.
+                writer.field(bytes: reject.rawJSON ?? JSONText.pairsBytes(reject.raw))
+                try writer.endRow()
             }
         }
     }
