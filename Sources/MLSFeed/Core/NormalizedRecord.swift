@@ -1,7 +1,8 @@
 /// A typed listing or agent: canonical column values, the unmapped source keys, and where it came from.
 package struct NormalizedRecord: Sendable, Hashable {
     package var entity: Entity
-    /// The values in the entity's column order (`entity.columns`); nil is NULL.
+    /// The values in the entity's column order (`entity.columns`); nil is NULL. A stored copy (`isStored`) holds
+    /// two only: its key and its modification timestamp (`storedColumns`).
     package var columns: [Value?]
     /// Every source key the mapping did not place, verbatim, in source order (repeats kept).
     package var extra: [RawField]
@@ -13,9 +14,9 @@ package struct NormalizedRecord: Sendable, Hashable {
     /// The raw fingerprint of the record it came from (`RawHash`), kept with the listing so the next run can
     /// recognise an unchanged copy; nil when the record had warnings (they must be counted again) or is an agent.
     package var rawHash: UInt64?
-    /// An unchanged copy of a stored listing: `values` holds only its key and modification timestamp, and the
+    /// An unchanged copy of a stored listing: `columns` holds only its key and modification timestamp, and the
     /// load sends just the key.
-    package var isStored: Bool
+    package private(set) var isStored: Bool
     /// A stored copy's place in the run's stored set (`StoredCopy.place`), -1 when not known.
     package var storedPlace: Int32 = -1
     /// Columns (bit `i` for `columns[i]`) whose source keys the feed does not carry: the merge keeps their stored
@@ -30,13 +31,19 @@ package struct NormalizedRecord: Sendable, Hashable {
     package init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
                 contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0,
                 extraJSON: [UInt8]? = nil) {
-        precondition(columns.count == entity.columns.count, "one value per column of \(entity.rawValue)")
         self.absent = absent
         self.extraJSON = extraJSON
         self.rawHash = rawHash
         self.isStored = isStored
         self.entity = entity
-        self.columns = columns
+        if isStored && columns.count != Self.storedColumns.count {
+            precondition(columns.count == entity.columns.count, "one value per column of \(entity.rawValue)")
+            self.columns = Self.storedColumns.map { columns[$0] }
+        } else {
+            precondition(columns.count == (isStored ? Self.storedColumns.count : entity.columns.count),
+                         "one value per column of \(entity.rawValue)")
+            self.columns = columns
+        }
         self.extra = extra
         self.position = position
         self.ordinal = ordinal
@@ -56,15 +63,27 @@ package struct NormalizedRecord: Sendable, Hashable {
         precondition(values.keys.allSatisfy { entity.columnIndex[$0] != nil }, "unknown column in \(values.keys)")
     }
 
+    /// The columns a stored copy keeps (`columns` of an `isStored` record), by their index in `entity.columns`:
+    /// the key and the modification timestamp. A reload makes, passes on and frees one for nearly every listing;
+    /// with all 41 slots that took about 3,000 instructions a listing.
+    package static let storedColumns = [0, Column.listingModificationIndex]
+
+    /// The entity's columns that `columns` holds, in order: all of them, or a stored copy's `storedColumns`.
+    private var columnIndices: [Int] {
+        isStored ? Self.storedColumns : Array(entity.columns.indices)
+    }
+
     /// Column name → value of the non-NULL columns (a view of `columns`; setting it replaces them all).
     package var values: [String: Value] {
         get {
             var out: [String: Value] = [:]
-            for (column, value) in zip(entity.columns, columns) { if let value { out[column.name] = value } }
+            for (index, value) in zip(columnIndices, columns) {
+                if let value { out[entity.columns[index].name] = value }
+            }
             return out
         }
         set {
-            columns = entity.columns.map { newValue[$0.name] }
+            columns = columnIndices.map { newValue[entity.columns[$0].name] }
         }
     }
 
@@ -82,7 +101,8 @@ package struct NormalizedRecord: Sendable, Hashable {
 
     /// The modification timestamp (UTC canonical text) that decides which duplicate wins.
     package var modificationTimestamp: String? {
-        guard entity == .listing, case .timestamp(let t)? = columns[Column.listingModificationIndex] else { return nil }
+        guard entity == .listing,
+              case .timestamp(let t)? = columns[isStored ? 1 : Column.listingModificationIndex] else { return nil }
         return t
     }
 }

@@ -194,17 +194,16 @@ package struct Validator: Sendable {
                                       rawJSON: record.raw.tree?.json))
             return
         }
-        var columns = [Value?](repeating: nil, count: mapping.entity.columns.count)
-        columns[0] = key
-        if let timestamp = copy.modificationTimestamp {
-            columns[Column.listingModificationIndex] = .timestamp(timestamp)
-        }
-        var stored = NormalizedRecord(entity: mapping.entity, columns: columns, extra: [],
+        // The key and the timestamp only (`NormalizedRecord.storedColumns`).
+        let timestamp = copy.modificationTimestamp.map(Value.timestamp)
+        var stored = NormalizedRecord(entity: mapping.entity, columns: [key, timestamp], extra: [],
                                       position: record.raw.position, ordinal: record.raw.ordinal,
                                       rawHash: record.raw.rawHash, isStored: true)
         stored.storedPlace = Int32(exactly: copy.place) ?? -1
         out.records.append(stored)
-        out.records += embeddedAgents(of: record, into: &out, agents: &agents).compactMap { $0.passed ? $0.agent : nil }
+        forEachEmbeddedAgent(of: record, into: &out, agents: &agents) { out, _, agent, passed in
+            if passed { out.records.append(agent) }
+        }
     }
 
     /// The agents embedded in a listing (those with a key), from the memo when their raw content was seen before;
@@ -213,6 +212,17 @@ package struct Validator: Sendable {
     private func embeddedAgents(of record: CoercedRecord, into out: inout ValidatedBatch,
                                 agents: inout Agents) -> [(mapping: Int, agent: NormalizedRecord, passed: Bool)] {
         var result: [(mapping: Int, agent: NormalizedRecord, passed: Bool)] = []
+        forEachEmbeddedAgent(of: record, into: &out, agents: &agents) { _, mapping, agent, passed in
+            result.append((mapping, agent, passed))
+        }
+        return result
+    }
+
+    /// Calls `body` with each agent `embeddedAgents` gives, in order, without gathering them (a recognised copy's
+    /// agents go straight into the batch).
+    private func forEachEmbeddedAgent(of record: CoercedRecord, into out: inout ValidatedBatch, agents: inout Agents,
+                                      _ body: (inout ValidatedBatch, _ mapping: Int, _ agent: NormalizedRecord,
+                                               _ passed: Bool) -> Void) {
         for coerced in record.agents {
             var made: (agent: NormalizedRecord?, issues: IssueTally)
             if let known = agents.memo[coerced.fingerprint] {
@@ -234,9 +244,8 @@ package struct Validator: Sendable {
             }
             agent.position = record.raw.position
             agent.ordinal = record.raw.ordinal
-            result.append((coerced.mapping, agent, passed))
+            body(&out, coerced.mapping, agent, passed)
         }
-        return result
     }
 
     /// The agent made of `coerced`'s outcomes, or nil when it has no key. Its bad values never reject the listing.

@@ -68,6 +68,30 @@ import YAMLConfig
         #expect(agent.values["email"] == .text("jdoe@example.com"))
     }
 
+    /// A recognised copy of a stored listing becomes its key and the stored modification time (two columns, not
+    /// the listing's 41), with its place in the stored set; its embedded agent still follows it.
+    @Test func aRecognisedCopyKeepsOnlyItsKeyAndStoredTimestamp() throws {
+        let copy = StoredCopy(epochMicroseconds: 1_795_000_000_123_456, place: 7)
+        var raw = Self.record([("mls_number", " 0230012345 "), ("la_id", "AG1"), ("la_first_name", "Jane")])
+        raw.rawHash = 42
+        raw.stored = copy
+        let out = try Self.run([raw])
+        #expect(out.rejects.isEmpty)
+        try #require(out.records.count == 2)
+        let listing = out.records[0]
+        let timestamp = try #require(copy.modificationTimestamp)
+        #expect(listing.isStored && listing.isRecognisedKey)
+        #expect(listing.columns == [.text("0230012345"), .timestamp(timestamp)])
+        #expect(listing.values == ["listing_id": .text("0230012345"), "modification_timestamp": .timestamp(timestamp)])
+        #expect(listing.key == "0230012345")
+        #expect(listing.modificationTimestamp == timestamp)
+        #expect(listing.storedPlace == 7)
+        #expect(listing.rawHash == 42)
+        #expect(out.records[1].entity == .agent)
+        #expect(out.records[1].values["agent_mls_id"] == .text("AG1"))
+        #expect(out.records[1].values["first_name"] == .text("Jane"))
+    }
+
     @Test func everyReasonIsReportedAtOnce() throws {
         let raw = [("mls_number", "230099"), ("status", "Bogus"), ("list_price", "call agent"), ("bedrooms", "3")]
         let out = try Self.run([Self.record(raw, line: 41)])
