@@ -18,6 +18,21 @@ import Testing
         #expect(rows == values)
     }
 
+    @Test(arguments: [0, 7, 10, 99, 100, 123_456_789, -1, -10, -987_654, Int.max, Int.min])
+    func writesAnIntegerFieldAsItsDecimalDigits(value: Int) throws {
+        let connection = try Connection(TestDatabase.fresh())
+        try connection.execute("CREATE TABLE t (n bigint, s text, after text)")
+        try connection.copyIn("COPY t FROM STDIN") { writer in
+            writer.field(value)
+            writer.field(value)
+            writer.field("next")
+            try writer.endRow()
+        }
+        // Read back as a number and as the text it was written as: exactly String(value).
+        let rows = try connection.execute("SELECT n::text, s, after FROM t").rows
+        #expect(rows == [[String(value), String(value), "next"]])
+    }
+
     @Test func copiesManyRowsAcrossBufferFlushes() throws {
         let connection = try Connection(TestDatabase.fresh())
         try connection.execute("CREATE TABLE t (id int, v text)")

@@ -223,7 +223,7 @@ package final class LoadSession: @unchecked Sendable {
                 for record in deletions {
                     writer.field(record.key)
                     writer.field(record.modificationTimestamp)
-                    writer.field(String(record.ordinal))
+                    writer.field(record.ordinal)
                     try writer.endRow()
                 }
             }
@@ -242,7 +242,7 @@ package final class LoadSession: @unchecked Sendable {
                     for i in kept.indices where kept[i].isRecognisedKey {
                         recognisedKeys.note(place: kept[i].storedPlace, of: count)
                         writer.field(kept[i].key)
-                        writer.field(String(kept[i].ordinal))
+                        writer.field(kept[i].ordinal)
                         try writer.endRow()
                     }
                 }

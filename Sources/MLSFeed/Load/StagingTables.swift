@@ -58,7 +58,7 @@ enum StagingTables {
     static func write(_ record: NormalizedRecord, first: Leading, last: [Int64] = [], staging: Bool = true,
                       extra: inout JSONText.ObjectWriter, json: inout [UInt8], to writer: CopyWriter) throws {
         switch first {
-        case .ordinal: writer.field(String(record.ordinal))
+        case .ordinal: writer.field(record.ordinal)
         case .source(let source): writer.field(source)
         }
         for value in record.columns { writer.field(value?.sqlText) }
