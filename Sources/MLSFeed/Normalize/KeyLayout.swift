@@ -16,13 +16,18 @@ struct KeyLayout {
 
     /// Makes sure the layout describes `fields`, rebuilding it when the keys differ from the last record's.
     mutating func adopt(_ fields: [RawField], mapping: Mapping, placed: Set<String>) {
-        if built && fields.count == keys.count && Self.same(keys, in: fields) { return }
+        if describes(fields) { return }
         built = true
         keys = fields.map(\.key)
         let byKey = Self.positions(of: keys)
         fieldPositions = mapping.fields.map { Self.positions($0, in: byKey) }
         agentPositions = mapping.recordAgents.map { $0.agent.fields.map { Self.positions($0, in: byKey) } }
         extraPositions = keys.indices.filter { !placed.contains(keys[$0]) }
+    }
+
+    /// Whether the layout was built for `fields`' keys, in their order.
+    func describes(_ fields: [RawField]) -> Bool {
+        built && fields.count == keys.count && Self.same(keys, in: fields)
     }
 
     /// Whether `fields` carry `keys` in order; compared in place (iterating a `zip` copies every field).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The normalize stage: coerces each raw record's fields by the pipeline's mapping.
 ///
-/// Pure and thread-safe: several workers may share one normalizer (each batch keeps its own key layout).
+/// Pure and thread-safe: several workers may share one normalizer (each keeps its own `WorkerState`).
 package struct Normalizer: Sendable {
     package let mapping: Mapping
     package let zone: TimeZone?
@@ -38,17 +38,33 @@ package struct Normalizer: Sendable {
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
     package typealias AgentMemo = BoundedMemo<(outcomes: [FieldOutcome], removed: Int)>
 
+    /// What a worker keeps from batch to batch: the agents it coerced and the key layouts it met.
+    package struct WorkerState {
+        package var agents = AgentMemo()
+        var layouts = KeyLayouts()
+        /// A recognised copy carries only the fields the recognizer needs: layouts of their own.
+        var storedLayouts = KeyLayouts()
+
+        package init() {}
+    }
+
     /// Coerces a batch; records the parser already found defective pass through with no outcomes.
     package func process(_ batch: consuming [RawRecord]) -> [CoercedRecord] {
-        var memo = AgentMemo()
-        return process(batch, agents: &memo)
+        var state = WorkerState()
+        return process(batch, state: &state)
     }
 
     /// Coerces a batch, taking embedded agents seen before (same raw fields) from `agents`: a worker keeps its
     /// memo across batches. The same raw fields always coerce the same way, so any worker may share any memo.
     package func process(_ batch: consuming [RawRecord], agents: inout AgentMemo) -> [CoercedRecord] {
-        var layout = KeyLayout()
-        var storedLayout = KeyLayout()
+        var state = WorkerState()
+        swap(&state.agents, &agents)
+        defer { swap(&state.agents, &agents) }
+        return process(batch, state: &state)
+    }
+
+    /// Coerces a batch with a worker's `state` (its agent memo and key layouts), kept across batches.
+    package func process(_ batch: consuming [RawRecord], state: inout WorkerState) -> [CoercedRecord] {
         // Read once per batch: the first batch may wait for the stored listings to be read.
         let stored = recognizer.flatMap { recognizer in
             batch.contains { $0.rawHash == nil && $0.defect == nil } ? recognizer.stored : nil
@@ -64,9 +80,11 @@ package struct Normalizer: Sendable {
                 raw.stored = stored.lookup(hash)
             }
             if raw.stored != nil {
-                out.append(coerceStored(consume raw, layout: &storedLayout, agents: &agents))
+                let layout = state.storedLayouts.adopt(raw.fields, mapping: mapping, placed: placed)
+                out.append(coerceStored(consume raw, layout: layout, agents: &state.agents))
             } else {
-                out.append(coerce(consume raw, layout: &layout, agents: &agents))
+                let layout = state.layouts.adopt(raw.fields, mapping: mapping, placed: placed)
+                out.append(coerce(consume raw, layout: layout, agents: &state.agents))
             }
         }
         return out
@@ -136,8 +154,7 @@ package struct Normalizer: Sendable {
     }
 
     /// A recognised copy of a stored listing: only its key (the one outcome) and its embedded agents are coerced.
-    func coerceStored(_ raw: consuming RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
-        layout.adopt(raw.fields, mapping: mapping, placed: placed)
+    func coerceStored(_ raw: consuming RawRecord, layout: KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         var removed = 0
         var outcomes: [FieldOutcome] = []
         if let keyField {
@@ -149,8 +166,7 @@ package struct Normalizer: Sendable {
                              removedCharacters: removed)
     }
 
-    func coerce(_ raw: consuming RawRecord, layout: inout KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
-        layout.adopt(raw.fields, mapping: mapping, placed: placed)
+    func coerce(_ raw: consuming RawRecord, layout: KeyLayout, agents: inout AgentMemo) -> CoercedRecord {
         var extra: [RawField] = []
         if raw.extraJSON == nil {
             // Counted first: one allocation of the exact size, not six growing ones with up to half left unused.

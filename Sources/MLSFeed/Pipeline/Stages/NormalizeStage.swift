@@ -3,10 +3,11 @@ struct NormalizeStage: Stage {
     static let name = "normalize"
 
     let normalizer: Normalizer
-    /// The agents this worker has coerced already (an agent repeated on many listings is coerced once).
-    var agents = Normalizer.AgentMemo()
+    /// The agents this worker has coerced already (an agent repeated on many listings is coerced once), and the
+    /// key layouts it met.
+    var state = Normalizer.WorkerState()
 
     mutating func process(_ batch: consuming [RawRecord]) throws -> [[CoercedRecord]] {
-        [normalizer.process(consume batch, agents: &agents)]
+        [normalizer.process(consume batch, state: &state)]
     }
 }
