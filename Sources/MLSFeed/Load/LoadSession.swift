@@ -234,19 +234,21 @@ package final class LoadSession: @unchecked Sendable {
         }
         if firstLoad != nil { staged = try copyFirstCopies(staged, data) }
         if seenCount > 0 {
+            // In binary (a key and a bigint a row, nothing to escape or parse): a reload sends a million of them.
             let count = recognition?.value.count
-            skippedListings += try data.enqueueCopy(
-                "COPY seen_listings (listing_id, ordinal) FROM STDIN"
-            ) { writer in
-                try kept.withUnsafeBufferPointer { kept in
-                    for i in kept.indices where kept[i].isRecognisedKey {
-                        recognisedKeys.note(place: kept[i].storedPlace, of: count)
-                        writer.field(kept[i].key)
-                        writer.field(kept[i].ordinal)
-                        try writer.endRow()
-                    }
+            var rows = BinaryCopyRows(reusing: data.copyBuffer(for: seenCount * 32))
+            kept.withUnsafeBufferPointer { kept in
+                for i in kept.indices {
+                    guard kept[i].isRecognisedKey, let key = kept[i].key else { continue }
+                    recognisedKeys.note(place: kept[i].storedPlace, of: count)
+                    rows.beginRow(fields: 2)
+                    rows.text(key)
+                    rows.int64(Int64(kept[i].ordinal))
                 }
             }
+            skippedListings += rows.count
+            try data.enqueueCopy("COPY seen_listings (listing_id, ordinal) FROM STDIN (FORMAT binary)",
+                                 payload: rows.takePayload())
         }
         if !listingsNeedResolving {
             staged.withUnsafeBufferPointer { staged in
