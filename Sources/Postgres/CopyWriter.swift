@@ -48,7 +48,7 @@ public final class CopyWriter {
 
     /// Appends the next field of the row: an integer in decimal, without making a String of it (a recognised
     /// listing's ordinal, a million of them in a reload).
-    public func field(_ value: Int) {
+    package func field(_ value: Int) {
         separate()
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
