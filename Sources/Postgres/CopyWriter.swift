@@ -46,8 +46,8 @@ public final class CopyWriter {
         value.withUTF8 { field(bytes: $0) }
     }
 
-    /// Appends the next field of the row: an integer in decimal, without making a String of it (a recognised
-    /// listing's ordinal, a million of them in a reload).
+    /// Appends the next field of the row: an integer in decimal, without making a String of it (the ordinals of
+    /// text COPYs: deletions, and staged rows that have no binary form).
     package func field(_ value: Int) {
         separate()
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
