@@ -54,6 +54,19 @@ import Testing
         #expect(records.map(\.place) == ["4:3", "12:3"])
     }
 
+    /// Children of one name anywhere among many siblings make one array, at the place of the first of them.
+    @Test func repeatedChildrenAmongManyGroupAtTheirFirstAppearance() throws {
+        let children = ["a", "b", "a", "c", "b", "a", "d", "e", "f", "g", "h", "i", "j", "a", "k"]
+        let body = children.enumerated().map { "<\($1)>\($0)</\($1)>" }.joined()
+        let xml = "<listings><listing><ListingId>L1</ListingId>\(body)</listing></listings>"
+        let (records, _) = try ParseFixture.read(Array(xml.utf8), settings: ParseFixture.xml, source: "many.xml",
+                                                 mapping: Self.mapping([("listing_id", ["ListingId"])]))
+        #expect(records.map(Self.extra) == [
+            #"{"a":["0","2","5","13"],"b":["1","4"],"c":"3","d":"6","e":"7","f":"8","g":"9","h":"10","i":"11","#
+                + #""j":"12","k":"14"}"#,
+        ])
+    }
+
     static let nested = """
         <?xml version="1.0"?>
         <Listings xmlns="urn:syndication" xmlns:rc="http://rets.org/xsd/RETSCommons" xmlns:o="urn:other">
