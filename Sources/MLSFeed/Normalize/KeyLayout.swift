@@ -15,14 +15,60 @@ struct KeyLayout {
     private var built = false
 
     /// Makes sure the layout describes `fields`, rebuilding it when the keys differ from the last record's.
-    mutating func adopt(_ fields: [RawField], mapping: Mapping, placed: Set<String>) {
+    mutating func adopt(_ fields: [RawField], index: KeyIndex) {
         if describes(fields) { return }
         built = true
         keys = fields.map(\.key)
-        let byKey = Self.positions(of: keys)
-        fieldPositions = mapping.fields.map { Self.positions($0, in: byKey) }
-        agentPositions = mapping.recordAgents.map { $0.agent.fields.map { Self.positions($0, in: byKey) } }
-        extraPositions = keys.indices.filter { !placed.contains(keys[$0]) }
+        fieldPositions = Array(repeating: [], count: index.fieldCount)
+        agentPositions = index.agentFieldCounts.map { Array(repeating: [], count: $0) }
+        extraPositions = []
+        // One lookup per key, in key order: each reader's positions come out in key order.
+        for (position, key) in keys.enumerated() {
+            guard let readers = index.readers[key] else {
+                extraPositions.append(position)
+                continue
+            }
+            for reader in readers {
+                switch reader {
+                case .field(let field): fieldPositions[field].append(position)
+                case .agent(let slot, let field): agentPositions[slot][field].append(position)
+                }
+            }
+        }
+        // A field with several sources takes its positions in source order first (a source named twice is read once:
+        // the same value, the same outcome).
+        for (reader, sources) in index.multiSource {
+            switch reader {
+            case .field(let field):
+                if fieldPositions[field].count > 1 {
+                    fieldPositions[field] = inSourceOrder(fieldPositions[field], sources)
+                }
+            case .agent(let slot, let field):
+                if agentPositions[slot][field].count > 1 {
+                    agentPositions[slot][field] = inSourceOrder(agentPositions[slot][field], sources)
+                }
+            }
+        }
+    }
+
+    /// `positions` (of keys `sources` names, in key order) by source first, then key order.
+    private func inSourceOrder(_ positions: [Int], _ sources: [String]) -> [Int] {
+        var ordered: [Int] = []
+        ordered.reserveCapacity(positions.count)
+        for source in sources {
+            for position in positions where keys[position] == source { ordered.append(position) }
+        }
+        return ordered
+    }
+
+    /// A fingerprint of `fields`' keys in their order (equal keys, equal fingerprints; `describes` confirms).
+    static func fingerprint(of fields: [RawField]) -> UInt64 {
+        var hash = ContentHash()
+        for field in fields {
+            hash.update(field.key)
+            hash.separator()
+        }
+        return hash.finalize64()
     }
 
     /// Whether the layout was built for `fields`' keys, in their order.

@@ -8,7 +8,8 @@ package struct Normalizer: Sendable {
     package let zone: TimeZone?
     /// Fingerprints records the parser did not, and recognises stored listings among them (database runs).
     package let recognizer: RawRecognizer?
-    private let placed: Set<String>
+    /// Which fields read each source key (the key layouts are made from it).
+    private let keyIndex: KeyIndex
     /// The index of the key field in `mapping.fields`.
     private let keyField: Int?
     /// Source keys that are multi-value lookups (`format.multi_value`): always arrays in `extra`.
@@ -26,7 +27,8 @@ package struct Normalizer: Sendable {
         self.mapping = mapping
         self.zone = zone
         self.recognizer = recognizer
-        self.placed = mapping.placedKeys.union(deletion.map { [$0.field] } ?? [])
+        let placed = mapping.placedKeys.union(deletion.map { [$0.field] } ?? [])
+        self.keyIndex = KeyIndex(mapping: mapping, placed: placed)
         self.keyField = mapping.fields.firstIndex { $0.name == mapping.entity.keyColumn }
         self.multiValue = multiValue
         self.deletion = deletion
@@ -80,10 +82,10 @@ package struct Normalizer: Sendable {
                 raw.stored = stored.lookup(hash)
             }
             if raw.stored != nil {
-                let layout = state.storedLayouts.adopt(raw.fields, mapping: mapping, placed: placed)
+                let layout = state.storedLayouts.adopt(raw.fields, index: keyIndex)
                 out.append(coerceStored(consume raw, layout: layout, agents: &state.agents))
             } else {
-                let layout = state.layouts.adopt(raw.fields, mapping: mapping, placed: placed)
+                let layout = state.layouts.adopt(raw.fields, index: keyIndex)
                 out.append(coerce(consume raw, layout: layout, agents: &state.agents))
             }
         }

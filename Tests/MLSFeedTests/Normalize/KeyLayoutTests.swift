@@ -29,12 +29,44 @@ import Testing
                 == ["page.json:1:1: error: listing_id: required field is not in the feed"])
     }
 
+    /// Two fields share a source, one reads two; an agent read from the record's keys; a repeated element's agent
+    /// (`each:`), whose keys the record's layout leaves alone; the deletion marker placed without a reader.
+    static let shared = Mapping(entity: .listing, fields: [
+        FieldMapping(name: "listing_id", sources: ["Key"], type: .text, required: true),
+        FieldMapping(name: "list_price", sources: ["Price", "Asking"], type: .money),
+        FieldMapping(name: "original_list_price", sources: ["Asking"], type: .money),
+    ], embeddedAgents: [
+        AgentMapping(fields: [
+            FieldMapping(name: "agent_mls_id", sources: ["AgentId", "Key"], type: .text, required: true),
+        ]),
+        AgentMapping(each: "Agents/Agent", fields: [
+            FieldMapping(name: "agent_mls_id", sources: ["Id"], type: .text, required: true),
+        ]),
+    ])
+
+    /// Keys of a record → positions of each field (source order first), of the record agent's field, and `extra`'s.
+    @Test(arguments: [
+        (["Key", "Price", "Asking", "Pool"], [[0], [1, 2], [2]], [[0]], [3]),
+        (["Asking", "Price", "Key"], [[2], [1, 0], [0]], [[2]], []),
+        (["Pool", "Asking", "Id", "Asking", "Deleted"], [[], [1, 3], [1, 3]], [[]], [0, 2]),
+        (["AgentId", "Key", "AgentId"], [[1], [], []], [[0, 2, 1]], []),
+        ([], [[], [], []], [[]], []),
+    ] as [([String], [[Int]], [[Int]], [Int])])
+    func positionsFollowTheSourcesThenTheKeys(keys: [String], fields: [[Int]], agent: [[Int]], extra: [Int]) {
+        var layout = KeyLayout()
+        let index = KeyIndex(mapping: Self.shared, placed: Self.shared.placedKeys.union(["Deleted"]))
+        layout.adopt(keys.map { RawField($0, "v") }, index: index)
+        #expect(layout.fieldPositions == fields)
+        #expect(layout.agentPositions == [agent])
+        #expect(layout.extraPositions == extra)
+    }
+
     @Test func theLayoutIsBuiltForAnEmptyRecordAndRebuiltForTheNext() {
         var layout = KeyLayout()
-        layout.adopt([], mapping: Self.mapping, placed: Self.mapping.placedKeys)
+        let index = KeyIndex(mapping: Self.mapping, placed: Self.mapping.placedKeys)
+        layout.adopt([], index: index)
         #expect(layout.fieldPositions == [[], []])
-        layout.adopt([RawField("ListPrice", "1"), RawField("ListingKey", "A")], mapping: Self.mapping,
-                     placed: Self.mapping.placedKeys)
+        layout.adopt([RawField("ListPrice", "1"), RawField("ListingKey", "A")], index: index)
         #expect(layout.fieldPositions == [[1], [0]])
     }
 }
