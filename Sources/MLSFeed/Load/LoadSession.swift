@@ -120,6 +120,10 @@ package final class LoadSession: @unchecked Sendable {
                 SET work_mem = '256MB';
                 SET temp_buffers = '256MB';
                 SET jit = off;
+                -- New `extra` values compressed with LZ4 where the server has it (migration 13): the staging tables'
+                -- values go into `listings` compressed as they are, so they must be LZ4 already.
+                SELECT set_config('default_toast_compression', 'lz4', false) FROM pg_settings
+                WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals);
                 BEGIN;
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));

@@ -24,6 +24,26 @@ import Testing
         #expect(applied.flatMap { $0 }.sorted() == Array(1...Migrations.latestVersion))
     }
 
+    /// `extra` is compressed with LZ4 (this machine's PostgreSQL has it): a listing whose `extra` is over the
+    /// 2 KB threshold is stored compressed with it, whether the first load copied it into `listings` (A) or a later
+    /// run's merge took it from the staging table (B new, C changed).
+    @Test func extraIsCompressedWithLZ4() throws {
+        let db = try TestDatabase.fresh()
+        let extra = (0..<120).map { RawField("Feature\($0)", "value \($0) of a long remarks field") }
+        try LoadFixtures.load(db, [LoadFixtures.listing("A", extra: extra), LoadFixtures.listing("C")])
+        try LoadFixtures.load(db, [LoadFixtures.listing("A", extra: extra), LoadFixtures.listing("B", extra: extra),
+                                   LoadFixtures.listing("C", extra: extra)])
+        let connection = try Connection(db)
+        let methods = try connection.execute("""
+            SELECT attrelid::regclass::text, attcompression FROM pg_attribute
+            WHERE attrelid IN ('listings'::regclass, 'agents'::regclass) AND attname = 'extra' ORDER BY 1
+            """).rows
+        #expect(methods == [["agents", "l"], ["listings", "l"]])
+        let stored = try connection.execute(
+            "SELECT listing_id, pg_column_compression(extra) FROM listings ORDER BY 1").rows
+        #expect(stored == [["A", "lz4"], ["B", "lz4"], ["C", "lz4"]])
+    }
+
     @Test func radiusSearchUsesTheLocationIndex() throws {
         let db = try TestDatabase.fresh()
         try LoadFixtures.load(db, [LoadFixtures.listing("A")])
