@@ -168,6 +168,17 @@ public final class Connection: @unchecked Sendable {
         return rows
     }
 
+    /// Queues one statement behind the queued COPYs, to run on their worker thread while the caller goes on; `done`
+    /// gets its rows there. Ordered, refused and failed as `enqueueCopy(_:payload:)`: a failure is thrown by the next
+    /// call, and the COPYs queued after it are dropped. A queued statement takes no room of the queue's bytes.
+    package func enqueue(_ sql: String, _ parameters: [String?] = [],
+                         done: @escaping @Sendable (QueryResult) -> Void) throws {
+        if isCancelled { throw PostgresError(code: .queryCanceled, message: "the statement was cancelled") }
+        try copies.enqueue([]) { [self] _ in
+            done(try counted { try pq.exec(sql, parameters) })
+        }
+    }
+
     /// Waits until the queued COPYs have run; throws the first one's failure.
     package func settleCopies() throws {
         try copies.settle()

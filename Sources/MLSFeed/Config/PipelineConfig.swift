@@ -27,6 +27,8 @@ public struct PipelineConfig: Sendable {
     package var withdrawGuard = 0.5
     /// What a full run does with an incomplete dump (`load.on_incomplete`).
     package var onIncomplete: IncompletePolicy = .fail
+    /// Staged listings between the merges made while the parse goes on (`load.merge_while_parsing`; 0: at the end).
+    package var mergeWhileParsing = LoadOptions.defaultEarlyMergeRows
     /// Stage name → settings.
     package var stages: [String: StageSettings]
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
@@ -105,12 +107,14 @@ extension PipelineConfig {
         }
         config.fetch.spoolDirectory = project.dataDirectory + "/spool"
         if let load = root["load"] {
-            try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete"])
+            try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete",
+                                    "merge_while_parsing"])
             if let mode = load["mode"] {
                 config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)])
             }
             if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try ratio.share() }
             if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try guardNode.share() }
+            if let rows = load["merge_while_parsing"] { config.mergeWhileParsing = try rows.int(in: 0...10_000_000) }
             if let policy = load["on_incomplete"] {
                 config.onIncomplete = try policy.oneOf(IncompletePolicy.allCases.map { ($0.rawValue, $0) })
             }

@@ -12,9 +12,16 @@ package struct LoadOptions: Sendable, Hashable {
     /// `LoadResult.plan` and rolls it all back. It records no ledger row, migrates nothing, drops no index (a
     /// first load merges through staging) and its run id is 0.
     package var plan: Bool
+    /// A run into a source that has listings merges its changed and new listings while the parse goes on, each
+    /// time this many more have been staged (`MergeStatements.earlyMerge`); 0: only at the end.
+    package var earlyMergeRows: Int
+
+    /// The staged listings between two merges during the parse, unless a pipeline says otherwise.
+    package static let defaultEarlyMergeRows = 2_000
 
     package init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
-                onIncomplete: IncompletePolicy = .fail, plan: Bool = false) {
+                onIncomplete: IncompletePolicy = .fail, plan: Bool = false,
+                earlyMergeRows: Int = LoadOptions.defaultEarlyMergeRows) {
         self.source = source
         self.pipeline = pipeline
         self.mode = mode
@@ -22,5 +29,6 @@ package struct LoadOptions: Sendable, Hashable {
         self.force = force
         self.onIncomplete = onIncomplete
         self.plan = plan
+        self.earlyMergeRows = earlyMergeRows
     }
 }

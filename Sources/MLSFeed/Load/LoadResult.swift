@@ -15,6 +15,10 @@ public struct LoadResult: Sendable, Hashable {
     public var withdrawn = 0
     /// Listing records dropped because a newer (or later) record had the same MLS number in this run.
     package var duplicates = 0
+    /// Of the inserted and updated, listings written by the merges during the parse (`load.merge_while_parsing`).
+    package var mergedWhileParsing = 0
+    /// Listings those merges wrote and the end put back, to merge them again: staged more than once.
+    package var mergedAgainAtEnd = 0
     public var agentsInserted = 0
     public var agentsUpdated = 0
     public var agentsUnchanged = 0

@@ -175,6 +175,7 @@ extension LoadSession {
         try TestPause.merge.reach(connection: data)
         let source = options.source
         let run = String(runID)
+        result.mergedAgainAtEnd = try undoRepeatedEarlyMerges(data)
         // Listings: duplicates resolved newest-wins, then the full-dump guard, then insert/update.
         let distinct: Int
         if listingsNeedResolving {
@@ -248,6 +249,10 @@ extension LoadSession {
             // A first load's listings went straight in (`FirstLoad`): anything staged here came with no write.
             result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
         }
+        // What the merges during the parse wrote (the statements above left those listings as they found them).
+        result.updated += earlyMerges.current.updated
+        result.inserted += earlyMerges.current.inserted
+        result.mergedWhileParsing = earlyMerges.current.updated + earlyMerges.current.inserted
         result.unchanged = present - result.inserted - result.updated - result.stale
         // Every key present is recognised (on market by construction) or staged; a staged one was new (inserted),
         // off market before, or on market: so the dump carries this many of the on-market listings.
@@ -265,6 +270,22 @@ extension LoadSession {
             let withdrawn = try data.execute(statement, [source, run, plan.asOf])
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }
+    }
+
+    /// Undoes the merges during the parse of the listings staged more than once (a repeat farther apart than the
+    /// dedupe window, which only the end's merge resolves): their stored rows are put back as they were and their
+    /// history rows of this run removed, so the end's merge meets them as if nothing had been merged early.
+    /// Returns how many.
+    private func undoRepeatedEarlyMerges(_ data: Connection) throws -> Int {
+        try data.settleCopies()
+        guard listingsNeedResolving, earlyMerges.current.statements > 0 else { return 0 }
+        let removed = try data.execute(MergeStatements.removeRepeatedEarlyMerges, [options.source, String(runID)])
+        let updated = removed.rows.compactMap { row in row[1] == "f" ? row[0] : nil }
+        earlyMerges.undo(updated: updated.count, inserted: removed.rows.count - updated.count)
+        if !updated.isEmpty {
+            try data.execute(MergeStatements.restoreRepeatedOriginals, [TextArray.literal(updated)])
+        }
+        return removed.rows.count
     }
 
     private func mergeAgents(_ data: Connection, into result: inout LoadResult) throws {

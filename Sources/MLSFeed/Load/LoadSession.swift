@@ -37,6 +37,9 @@ package final class LoadSession: @unchecked Sendable {
     var keysAtNewest: [String] = []
     /// Deletions sent into `deleted_listings`.
     var deletedListings = 0
+    /// What the merges during the parse wrote (`MergeStatements.earlyMerge`), and the staged listings at the last.
+    let earlyMerges = EarlyMergeTotals()
+    var stagedAtEarlyMerge = 0
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
@@ -273,12 +276,25 @@ package final class LoadSession: @unchecked Sendable {
         if !agents.isEmpty {
             stagedAgents += try copy(agents, StagingTables.copy(.agent), first: .ordinal, data)
         }
+        if stagedListings - stagedAtEarlyMerge >= options.earlyMergeRows, options.earlyMergeRows > 0,
+           firstLoad == nil, !options.plan {
+            try mergeEarly(data)
+        }
         if !pausedAfterCopy {
             pausedAfterCopy = true
             try TestPause.copy.reach(connection: data)
         }
     }
 
+
+    /// Queues a merge of the listings staged since the last one (`MergeStatements.earlyMerge`), which the server
+    /// runs after the COPYs before it while the pipeline goes on parsing; its counts go to `earlyMerges`.
+    private func mergeEarly(_ data: Connection) throws {
+        if stagedAtEarlyMerge == 0 { try data.executeScript(MergeStatements.createEarlyMergeTables) }
+        stagedAtEarlyMerge = stagedListings
+        let totals = earlyMerges
+        try data.enqueue(MergeStatements.earlyMerge, [options.source, String(runID)]) { totals.add($0) }
+    }
 
     /// Copies `records` with `sql` (a `COPY ... FROM STDIN` in `StagingTables.write`'s column order): in binary
     /// when every value has a binary form for its column, which spares the server parsing numbers, dates and

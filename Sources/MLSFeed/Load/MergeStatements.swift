@@ -4,14 +4,16 @@
 enum MergeStatements {
     private static var agentColumns: [String] { Column.agent.map(\.name) }
 
-    /// All incoming rows inserted as they are: the fast path for a source with no rows yet.
-    static func insertAll(_ entity: Entity) -> String {
+    /// All incoming rows (of `rows`, by default the entity's incoming table) inserted as they are: the fast path
+    /// for a source with no rows yet.
+    static func insertAll(_ entity: Entity, from rows: String? = nil) -> String {
         let columns = entity.columns.map(\.name).joined(separator: ", ")
         let bookkeeping = StagingTables.bookkeeping(entity)
         return """
             INSERT INTO \(entity == .listing ? "listings" : "agents")
                 (source, \(columns), extra, content_hash\(bookkeeping), first_seen_run, last_changed_run)
-            SELECT $1, \(columns), extra, content_hash\(bookkeeping), $2, $2 FROM \(StagingTables.incoming(entity))
+            SELECT $1, \(columns), extra, content_hash\(bookkeeping), $2, $2
+            FROM \(rows ?? StagingTables.incoming(entity))
             """
     }
 
@@ -287,5 +289,111 @@ enum MergeStatements {
             FROM gone g
         )
         SELECT count(*) FROM marked
+        """
+}
+
+extension MergeStatements {
+    /// The temporary tables of the merges made while the parse goes on (`earlyMerge`): the listings they wrote
+    /// (and whether they inserted them), the stored rows they replaced, and how far into `staging_listings` they
+    /// have read (a row's `ctid`: the staging table is only ever appended to until the end's merge).
+    static let createEarlyMergeTables = """
+        CREATE TEMP TABLE early_merged (listing_id text NOT NULL, inserted boolean NOT NULL) ON COMMIT DROP;
+        CREATE INDEX ON early_merged (listing_id);
+        CREATE TEMP TABLE early_originals (LIKE listings) ON COMMIT DROP;
+        CREATE TEMP TABLE early_merge_mark (mark tid NOT NULL) ON COMMIT DROP;
+        INSERT INTO early_merge_mark VALUES ('(0,0)')
+        """
+
+    /// A merge of the listings staged since the last one, run while the parse goes on (so the server writes them
+    /// while the client still parses), in the run's transaction. It writes only what the end's merge would write
+    /// anyway whatever comes later in the dump, but for a later copy of the same listing:
+    /// - a stored on-market listing whose staged copy is complete (`absent = 0`), changed (its content hash) and
+    ///   strictly newer than the stored row: the end's merge would find it fresh, and a recognised (unchanged)
+    ///   copy of it, anywhere in the dump, loses to it by the dedupe rule (its timestamp is the stored row's). The
+    ///   end's `dropLosingChangedCopies`, which reads the row this merge wrote, may then drop the staged copy as
+    ///   a loser: harmless, as it is merged already and the listing counts as present either way;
+    /// - a listing new to the source (a complete, dated copy).
+    /// Listings it wrote before are left to the end. The stored rows it replaces are kept in `early_originals`, so
+    /// that a listing staged again later (a repeat farther apart than the dedupe window) is put back as it was and
+    /// merged by the end's rules (`restoreRepeated...`). Returns (updated, inserted).
+    /// Parameters: `$1` source, `$2` run id.
+    static let earlyMerge: String = {
+        """
+            WITH chunk AS MATERIALIZED (
+                SELECT DISTINCT ON (i.listing_id) i.*
+                FROM staging_listings i
+                WHERE i.ctid > (SELECT mark FROM early_merge_mark)
+                  AND i.absent = 0 AND i.content_hash <> '' AND i.modification_timestamp IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM early_merged e WHERE e.listing_id = i.listing_id)
+                ORDER BY i.listing_id, i.modification_timestamp DESC, i.ordinal DESC
+            ),
+            stored AS MATERIALIZED (
+                SELECT l.* FROM chunk i JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
+                WHERE l.off_market_at IS NULL AND i.modification_timestamp > l.modification_timestamp
+                  AND l.content_hash <> i.content_hash
+            ),
+            saved AS (
+                INSERT INTO early_originals SELECT * FROM stored
+            ),
+            changed AS (
+                UPDATE listings l
+                SET \(mergedAssignments),
+                    last_changed_run = $2
+                FROM chunk i JOIN stored s USING (listing_id)
+                WHERE l.source = $1 AND l.listing_id = i.listing_id
+                RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp
+            ),
+            history AS (
+                INSERT INTO listing_history (source, listing_id, run_id, modification_timestamp, change,
+                                             old_price, new_price, old_status, new_status)
+                SELECT $1, c.listing_id, $2, c.modification_timestamp,
+                       CASE WHEN c.list_price IS DISTINCT FROM s.list_price
+                                 AND c.standard_status IS DISTINCT FROM s.standard_status THEN 'price+status'
+                            WHEN c.list_price IS DISTINCT FROM s.list_price THEN 'price'
+                            ELSE 'status' END,
+                       s.list_price, c.list_price, s.standard_status, c.standard_status
+                FROM changed c JOIN stored s USING (listing_id)
+                WHERE c.list_price IS DISTINCT FROM s.list_price OR c.standard_status IS DISTINCT FROM s.standard_status
+            ),
+            new AS (
+                \(insertAll(.listing, from: "chunk"))
+                i WHERE NOT EXISTS (SELECT 1 FROM listings t WHERE t.source = $1 AND t.listing_id = i.listing_id)
+                RETURNING listing_id
+            ),
+            merged AS (
+                INSERT INTO early_merged (listing_id, inserted)
+                SELECT listing_id, false FROM changed UNION ALL SELECT listing_id, true FROM new
+            ),
+            mark AS (
+                UPDATE early_merge_mark
+                SET mark = coalesce((SELECT max(ctid) FROM staging_listings WHERE ctid > early_merge_mark.mark), mark)
+            )
+            SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM new) AS inserted
+            """
+    }()
+
+    /// The listings the merges during the parse wrote that were staged more than once (a repeat farther apart
+    /// than the dedupe window): deleted, with the run's history rows for them, so that `restoreRepeatedOriginals`
+    /// can put back the stored rows and the end's merge resolve every copy as it always does. Returns the keys and
+    /// whether the early merge had inserted them (those stay deleted). `$1` source, `$2` run id.
+    static let removeRepeatedEarlyMerges = """
+        WITH repeated AS MATERIALIZED (
+            SELECT e.listing_id, e.inserted FROM early_merged e
+            JOIN (SELECT listing_id FROM staging_listings GROUP BY listing_id HAVING count(*) > 1) r USING (listing_id)
+        ),
+        removed AS (
+            DELETE FROM listings l USING repeated r WHERE l.source = $1 AND l.listing_id = r.listing_id
+        ),
+        unrecorded AS (
+            DELETE FROM listing_history h USING repeated r
+            WHERE h.source = $1 AND h.run_id = $2 AND h.listing_id = r.listing_id
+        )
+        SELECT listing_id, inserted FROM repeated
+        """
+
+    /// Puts back the stored rows of the listings `removeRepeatedEarlyMerges` removed (their keys as `$1`, a text
+    /// array).
+    static let restoreRepeatedOriginals = """
+        INSERT INTO listings SELECT o.* FROM early_originals o WHERE o.listing_id = ANY ($1::text[])
         """
 }

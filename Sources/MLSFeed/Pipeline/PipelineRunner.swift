@@ -137,7 +137,8 @@ public final class PipelineRunner: @unchecked Sendable {
             do {
                 db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                     source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                    force: options.force, onIncomplete: config.onIncomplete, plan: options.plan),
+                    force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
+                    earlyMergeRows: config.mergeWhileParsing),
                     connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)

@@ -50,9 +50,9 @@ enum LoadFixtures {
                raw: [RawField("ListingId", key ?? ""), RawField("ListPrice", "call agent")])
     }
 
-    static func options(_ mode: LoadMode = .incremental, pipeline: String = "nightly", force: Bool = false)
-        -> LoadOptions {
-        LoadOptions(source: source, pipeline: pipeline, mode: mode, force: force)
+    static func options(_ mode: LoadMode = .incremental, pipeline: String = "nightly", force: Bool = false,
+                        earlyMergeRows: Int = LoadOptions.defaultEarlyMergeRows) -> LoadOptions {
+        LoadOptions(source: source, pipeline: pipeline, mode: mode, force: force, earlyMergeRows: earlyMergeRows)
     }
 
     /// One run: records and rejects written in one batch each, then committed.
