@@ -179,6 +179,12 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Lets the queued COPYs hold up to `bytes` (at least 1 MiB, and never less than before): a caller that queues
+    /// long statements (`enqueue(_:_:done:)`) goes on encoding while they run.
+    package func raiseCopyQueueLimit(to bytes: Int) {
+        copies.raiseLimit(to: bytes)
+    }
+
     /// Waits until the queued COPYs have run; throws the first one's failure.
     package func settleCopies() throws {
         try copies.settle()

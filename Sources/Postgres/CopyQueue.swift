@@ -11,7 +11,8 @@ import Foundation
 /// dropped (the transaction they belong to is aborted anyway). The largest sent payload's buffer comes back emptied
 /// (`spareBuffer`), so a steady producer reuses the same two allocations.
 final class CopyQueue: @unchecked Sendable {
-    private let byteLimit: Int
+    /// Guarded by `condition` (see `raiseLimit`).
+    private var byteLimit: Int
     private let worker = DispatchQueue(label: "postgres.copy-queue")
     /// Guards everything below; signalled whenever a COPY ends.
     private let condition = NSCondition()
@@ -23,6 +24,14 @@ final class CopyQueue: @unchecked Sendable {
 
     init(byteLimit: Int) {
         self.byteLimit = byteLimit
+    }
+
+    /// Lets the queue hold up to `bytes` (never less than it does): a producer that queues a long statement lets
+    /// the COPYs after it wait in memory instead of waiting itself.
+    func raiseLimit(to bytes: Int) {
+        condition.lock()
+        byteLimit = max(byteLimit, bytes)
+        condition.unlock()
     }
 
     /// Hands `payload` to `send` on the worker once there is room. `send` runs one COPY; what it throws is kept,

@@ -14,6 +14,9 @@ package enum TestPause: String, Sendable, CaseIterable {
     case parse
     /// After the first batch was copied into the run's staging tables.
     case copy
+    /// After the first merge made while the parse goes on (a later load, `load.merge_while_parsing`) has written
+    /// its rows, inside the run's transaction.
+    case earlyMerge
     /// At the start of the merge, inside the run's transaction.
     case merge
     /// Before the indexes dropped for a first load are built again.

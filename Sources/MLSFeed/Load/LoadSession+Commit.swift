@@ -232,9 +232,10 @@ extension LoadSession {
                 // changes come below).
                 activeBefore = onMarket
             } else {
-                activeBefore = Int(try data.execute(
+                // Less the listings inserted while the parse went on: they were not on the market before the run.
+                activeBefore = (Int(try data.execute(
                     "SELECT count(*) FROM listings WHERE source = $1 AND off_market_at IS NULL", [source]
-                ).rows.first?.first.flatMap { $0 } ?? "") ?? 0
+                ).rows.first?.first.flatMap { $0 } ?? "") ?? 0) - earlyMerges.current.inserted
             }
             if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
         }

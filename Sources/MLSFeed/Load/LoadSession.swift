@@ -287,13 +287,25 @@ package final class LoadSession: @unchecked Sendable {
     }
 
 
+    /// What the COPYs queued behind a merge during the parse may hold while it runs (see `mergeEarly`).
+    static let earlyMergeQueueBytes = 8 << 20
+
     /// Queues a merge of the listings staged since the last one (`MergeStatements.earlyMerge`), which the server
     /// runs after the COPYs before it while the pipeline goes on parsing; its counts go to `earlyMerges`.
     private func mergeEarly(_ data: Connection) throws {
-        if stagedAtEarlyMerge == 0 { try data.executeScript(MergeStatements.createEarlyMergeTables) }
+        let first = stagedAtEarlyMerge == 0
+        if first {
+            try data.executeScript(MergeStatements.createEarlyMergeTables)
+            data.raiseCopyQueueLimit(to: LoadSession.earlyMergeQueueBytes)
+        }
         stagedAtEarlyMerge = stagedListings
         let totals = earlyMerges
-        try data.enqueue(MergeStatements.earlyMerge, [options.source, String(runID)]) { totals.add($0) }
+        let parameters = [options.source, String(runID)]
+        for (index, step) in MergeStatements.earlyMerge.enumerated() {
+            let last = index == MergeStatements.earlyMerge.count - 1
+            try data.enqueue(step.sql, Array(parameters.prefix(step.parameters))) { if last { totals.add($0) } }
+        }
+        if first { try TestPause.earlyMerge.reach(connection: data) }
     }
 
     /// Copies `records` with `sql` (a `COPY ... FROM STDIN` in `StagingTables.write`'s column order): in binary

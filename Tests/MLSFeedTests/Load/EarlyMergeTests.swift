@@ -63,6 +63,11 @@ import Testing
             [.stored("A", fingerprint: 1, ordinal: 3), .stored("C", fingerprint: 3, ordinal: 4),
              .stored("D", fingerprint: 4, ordinal: 5)],
         ], mergedWhileParsing: 0, mergedAgainAtEnd: 1),
+        Scenario(name: "new listings and half the stored ones, at the withdraw guard", mode: .full, batches: [
+            [.changed("N", price: "300", modified: day2, ordinal: 0)],
+            [.changed("M", price: "500", modified: day2, ordinal: 1)],
+            [.stored("A", fingerprint: 1, ordinal: 2)],
+        ], mergedWhileParsing: 2, mergedAgainAtEnd: 0),
         Scenario(name: "a new listing staged again", mode: .incremental, batches: [
             [.changed("N", price: "300", modified: day2, ordinal: 0)],
             [.changed("N", price: "290", modified: day3, ordinal: 1)],
@@ -71,16 +76,18 @@ import Testing
     ]
 
     /// Loads the stored listings A-F, then runs `scenario` with the merges during the parse after every batch
-    /// (`early`) or only at the end; returns the result and what the database holds. `placed`: the recognised
-    /// copies name their places in the stored set (as in a pipeline run), else the merge finds them by key.
-    static func run(_ scenario: Scenario, early: Bool, placed: Bool) throws -> (LoadResult, [[String?]]) {
+    /// (`early`) or only at the end; returns the result and what the database holds. `recognition`: how the run
+    /// knows its recognised copies (see `StoredListingsTests.Recognition`).
+    static func run(_ scenario: Scenario, early: Bool, recognition: StoredListingsTests.Recognition) throws
+        -> (LoadResult, [[String?]]) {
         let db = try TestDatabase.fresh()
         try F.load(db, ["A", "B", "C", "D", "E", "F"].enumerated().map {
             F.listing($1, price: "100", modified: day1, rawHash: UInt64($0 + 1))
         }, mode: .full)
         let session = try LoadSession(conninfo: db, options: F.options(scenario.mode, earlyMergeRows: early ? 1 : 0))
-        let stored = try session.storedListings()
-        session.recognize(against: Pending(stored))
+        let stored = recognition == .unknown ? nil : try session.storedListings()
+        if let stored { session.recognize(against: Pending(stored)) }
+        let placed = recognition == .placed ? stored : nil
         var read = 0
         for batch in scenario.batches {
             try session.write(batch.map { copy in
@@ -89,7 +96,7 @@ import Testing
                     F.listing(key, price: price, status: status, modified: modified, ordinal: ordinal,
                               rawHash: UInt64(100 + ordinal))
                 case .stored(let key, let fingerprint, let ordinal):
-                    F.stored(key, modified: day1, ordinal: ordinal, rawHash: fingerprint, in: placed ? stored : nil)
+                    F.stored(key, modified: day1, ordinal: ordinal, rawHash: fingerprint, in: placed)
                 }
             })
             read += batch.count
@@ -106,10 +113,11 @@ import Testing
         return (result, rows)
     }
 
-    @Test(arguments: scenarios, [true, false])
-    func mergingDuringTheParseWritesWhatTheEndAloneWrites(scenario: Scenario, placed: Bool) throws {
-        let (early, earlyRows) = try Self.run(scenario, early: true, placed: placed)
-        let (end, endRows) = try Self.run(scenario, early: false, placed: placed)
+    @Test(arguments: scenarios, StoredListingsTests.Recognition.allCases)
+    func mergingDuringTheParseWritesWhatTheEndAloneWrites(scenario: Scenario,
+                                                          recognition: StoredListingsTests.Recognition) throws {
+        let (early, earlyRows) = try Self.run(scenario, early: true, recognition: recognition)
+        let (end, endRows) = try Self.run(scenario, early: false, recognition: recognition)
         #expect(early.mergedWhileParsing == scenario.mergedWhileParsing)
         #expect(early.mergedAgainAtEnd == scenario.mergedAgainAtEnd)
         #expect(end.mergedWhileParsing == 0)

@@ -17,6 +17,14 @@ import Testing
             "--delta-of", dir.path + "/base.xml", "--seed", "12", "--changed", "5%", "--new", "1%", "--gone", "1%",
             "--out", dir.path + "/delta.xml",
         ]))
+        // The sample pipeline, merging every 50 staged listings while the parse goes on (the delta stages 180), so
+        // every phase of a later load meets merges made during the parse.
+        let sample = try String(contentsOf: CLI.packageRoot.appendingPathComponent("pipelines/sample.yaml"),
+                                encoding: .utf8)
+            .replacingOccurrences(of: "mapping: mappings/",
+                                  with: "mapping: \(CLI.packageRoot.path)/pipelines/mappings/")
+            .replacingOccurrences(of: "load:\n", with: "load:\n  merge_while_parsing: 50\n")
+        try sample.write(to: dir.appendingPathComponent("sample.yaml"), atomically: true, encoding: .utf8)
         return dir
     }
 
@@ -29,7 +37,7 @@ import Testing
         init(input: String, database: String, phase: TestPause) throws {
             marker = FileManager.default.temporaryDirectory.appendingPathComponent("pause-\(UUID().uuidString)").path
             process.executableURL = CLI.binary
-            process.arguments = ["run", CLI.packageRoot.appendingPathComponent("pipelines/sample.yaml").path,
+            process.arguments = ["run", FaultTests.pipeline(beside: input),
                                  "--input", input, "--database", database, "--mode", "full", "--quiet",
                                  "--no-progress"]
             var environment = ProcessInfo.processInfo.environment
@@ -92,8 +100,13 @@ import Testing
             + db.execute("SELECT count(*)::text FROM pg_indexes WHERE tablename = 'listings'").rows
     }
 
+    /// The pipeline written beside the feeds (`feeds`).
+    static func pipeline(beside input: String) -> String {
+        URL(fileURLWithPath: input).deletingLastPathComponent().appendingPathComponent("sample.yaml").path
+    }
+
     static func run(_ input: String, _ database: String) throws -> CLI.Result {
-        try CLI.run(["run", "pipelines/sample.yaml", "--input", input, "--database", database, "--mode", "full",
+        try CLI.run(["run", Self.pipeline(beside: input), "--input", input, "--database", database, "--mode", "full",
                      "--quiet", "--no-progress"])
     }
 
