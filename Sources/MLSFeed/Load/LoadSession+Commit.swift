@@ -240,12 +240,17 @@ extension LoadSession {
             if !options.force { try checkWithdrawGuard(distinct: present, active: activeBefore) }
         }
         if sourceHadListings {
-            let updated = try data.execute(MergeStatements.updateListings, [source, run, plan.asOf, plan.sourceAsOf])
+            // The listings merged during the parse are stored as they come: the statements leave them out.
+            let early = earlyMerges.current.statements > 0
+            if early { try data.execute("ANALYZE early_merged") }
+            let updated = try data.execute(MergeStatements.updateListings(afterEarlyMerges: early),
+                                           [source, run, plan.asOf, plan.sourceAsOf])
             result.updated = Int(updated.value(0, "updated") ?? "") ?? 0
             result.stale = Int(updated.value(0, "stale") ?? "") ?? 0
             offMarketBefore = Int(updated.value(0, "off_market") ?? "") ?? 0
-            result.inserted = try data.execute(MergeStatements.insertNew(.listing), [source, run]).affectedRows
-            try data.execute(MergeStatements.refreshRawHashes, [source])
+            result.inserted = try data.execute(MergeStatements.insertNew(.listing, afterEarlyMerges: early),
+                                               [source, run]).affectedRows
+            try data.execute(MergeStatements.refreshRawHashes(afterEarlyMerges: early), [source])
         } else {
             // A first load's listings went straight in (`FirstLoad`): anything staged here came with no write.
             result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows

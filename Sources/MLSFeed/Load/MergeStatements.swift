@@ -18,13 +18,22 @@ enum MergeStatements {
     }
 
     /// Rows new to the source inserted (keys already stored are left to `updateListings`/`updateAgents`).
-    static func insertNew(_ entity: Entity) -> String {
+    /// `afterEarlyMerges`: the listings merged during the parse are left out (see `notMergedEarly`).
+    static func insertNew(_ entity: Entity, afterEarlyMerges: Bool = false) -> String {
         let table = entity == .listing ? "listings" : "agents"
         let key = entity.keyColumn
         return insertAll(entity) + """
 
-            i WHERE NOT EXISTS (SELECT 1 FROM \(table) t WHERE t.source = $1 AND t.\(key) = i.\(key))
+            i WHERE \(afterEarlyMerges ? notMergedEarly("i") + " AND " : "")NOT EXISTS (
+                SELECT 1 FROM \(table) t WHERE t.source = $1 AND t.\(key) = i.\(key))
             """
+    }
+
+    /// True for an incoming listing (`alias`) that no merge during the parse wrote (`earlyMerge`): the end's
+    /// statements would find those stored as they come, and skip them without looking them up in `listings`.
+    /// A listing staged more than once is not among them: `removeRepeatedEarlyMerges` forgets it.
+    static func notMergedEarly(_ alias: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM early_merged e WHERE e.listing_id = \(alias).listing_id)"
     }
 
     /// `i.<column>`, or the stored `l.<column>` when the incoming record's feed does not carry it (`absent`).
@@ -85,8 +94,10 @@ enum MergeStatements {
     /// (`$4`: the newest as-of of the source's earlier successful runs). Returns (updated, stale, off_market: the
     /// incoming listings that were off-market before, whether they came back or were stale).
     /// Parameters: `$1` source, `$2` run id, `$3` the dump's as-of time, `$4` the source's newest earlier as-of.
-    static let updateListings: String = {
-        """
+    /// `afterEarlyMerges`: the listings merged during the parse are left out (see `notMergedEarly`).
+    static func updateListings(afterEarlyMerges: Bool) -> String {
+        let early = afterEarlyMerges ? "(\(notMergedEarly("i")))\n                  AND " : ""
+        return """
             WITH diff AS MATERIALIZED (
                 SELECT i.listing_id, l.list_price AS old_price, l.standard_status AS old_status,
                        l.off_market_at IS NOT NULL AS was_off_market,
@@ -99,9 +110,9 @@ enum MergeStatements {
                             ELSE $4::timestamptz IS NULL OR $3::timestamptz >= $4::timestamptz END AS fresh
                 FROM incoming_listings i
                 JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
-                WHERE l.off_market_at IS NOT NULL
+                WHERE \(early)(l.off_market_at IS NOT NULL
                    OR (i.absent = 0 AND l.content_hash <> i.content_hash)
-                   OR (i.absent <> 0 AND \(partialDiffers))
+                   OR (i.absent <> 0 AND \(partialDiffers)))
             ),
             changed AS (
                 UPDATE listings l
@@ -128,7 +139,10 @@ enum MergeStatements {
             SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale,
                    (SELECT count(*) FROM diff WHERE was_off_market) AS off_market
             """
-    }()
+    }
+
+    /// `updateListings(afterEarlyMerges: false)`.
+    static let updateListings = updateListings(afterEarlyMerges: false)
 
     /// A first load's resolved repeats replace the copy already in `listings` unless that copy is newer (it is
     /// always the earlier record, so it wins only with a strictly newer timestamp, or a timestamp against none).
@@ -145,12 +159,17 @@ enum MergeStatements {
     /// On-market listings whose content is unchanged but whose record was spelled differently (or read with
     /// warnings) keep the incoming raw fingerprint, so the next run recognises them (or stops doing so).
     /// Touches nothing in the steady state: a listing recognised unchanged is never staged.
-    static let refreshRawHashes = """
+    static let refreshRawHashes = refreshRawHashes(afterEarlyMerges: false)
+
+    /// `refreshRawHashes`; `afterEarlyMerges`: the listings merged during the parse are left out (`notMergedEarly`).
+    static func refreshRawHashes(afterEarlyMerges: Bool) -> String {
+        """
         UPDATE listings l SET raw_hash = i.raw_hash
         FROM incoming_listings i
-        WHERE l.source = $1 AND l.listing_id = i.listing_id AND l.off_market_at IS NULL
-          AND l.content_hash = i.content_hash AND l.raw_hash IS DISTINCT FROM i.raw_hash
+        WHERE \(afterEarlyMerges ? notMergedEarly("i") + " AND " : "")l.source = $1 AND l.listing_id = i.listing_id
+          AND l.off_market_at IS NULL AND l.content_hash = i.content_hash AND l.raw_hash IS DISTINCT FROM i.raw_hash
         """
+    }
 
     /// Agents whose content changed are updated; a field the incoming record lacks keeps its stored value
     /// (listing-embedded agents carry fewer fields than roster records). Returns the rows updated.
@@ -341,14 +360,14 @@ extension MergeStatements {
             UPDATE early_merge_mark
             SET mark = coalesce((SELECT max(ctid) FROM staging_listings WHERE ctid > early_merge_mark.mark), mark)
             """, 0),
-        ("ANALYZE early_chunk", 0),
+        ("ANALYZE early_chunk (listing_id)", 0),
         ("""
             INSERT INTO early_stored
             SELECT l.* FROM early_chunk i JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
             WHERE l.off_market_at IS NULL AND i.modification_timestamp > l.modification_timestamp
               AND l.content_hash <> i.content_hash
             """, 1),
-        ("ANALYZE early_stored", 0),
+        ("ANALYZE early_stored (listing_id)", 0),
         ("""
             WITH saved AS (
                 INSERT INTO early_originals SELECT * FROM early_stored
@@ -403,6 +422,9 @@ extension MergeStatements {
         unrecorded AS (
             DELETE FROM listing_history h
             WHERE h.source = $1 AND h.listing_id = ANY (ARRAY(SELECT listing_id FROM repeated)) AND h.run_id = $2
+        ),
+        forgotten AS (
+            DELETE FROM early_merged e USING repeated r WHERE e.listing_id = r.listing_id
         )
         SELECT listing_id, inserted FROM repeated
         """
