@@ -169,18 +169,20 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Queues one statement behind the queued COPYs, to run on their worker thread while the caller goes on; `done`
-    /// gets its rows there. Ordered, refused and failed as `enqueueCopy(_:payload:)`: a failure is thrown by the next
-    /// call, and the COPYs queued after it are dropped. A queued statement takes no room of the queue's bytes.
+    /// (if any) gets its rows there. Ordered, refused and failed as `enqueueCopy(_:payload:)`: a failure is thrown
+    /// by the next call, and the COPYs queued after it are dropped. A queued statement takes no room of the
+    /// queue's bytes.
     package func enqueue(_ sql: String, _ parameters: [String?] = [],
-                         done: @escaping @Sendable (QueryResult) -> Void) throws {
+                         done: (@Sendable (QueryResult) -> Void)? = nil) throws {
         if isCancelled { throw PostgresError(code: .queryCanceled, message: "the statement was cancelled") }
         try copies.enqueue([]) { [self] _ in
-            done(try counted { try pq.exec(sql, parameters) })
+            let result = try counted { try pq.exec(sql, parameters) }
+            done?(result)
         }
     }
 
-    /// Lets the queued COPYs hold up to `bytes` (at least 1 MiB, and never less than before): a caller that queues
-    /// long statements (`enqueue(_:_:done:)`) goes on encoding while they run.
+    /// Lets the queued COPYs hold up to `bytes` (a limit only ever raised): a caller that queues long statements
+    /// (`enqueue(_:_:done:)`) goes on encoding while they run.
     package func raiseCopyQueueLimit(to bytes: Int) {
         copies.raiseLimit(to: bytes)
     }

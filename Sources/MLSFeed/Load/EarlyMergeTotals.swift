@@ -5,7 +5,7 @@ import Postgres
 /// come back on the data connection's COPY worker; read once the connection has settled.
 final class EarlyMergeTotals: @unchecked Sendable {
     private let lock = NSLock()
-    private var counts = (statements: 0, updated: 0, inserted: 0)
+    private var counts = (updated: 0, inserted: 0)
 
     /// Adds one early merge's result (its `updated` and `inserted` columns).
     func add(_ result: QueryResult) {
@@ -13,7 +13,6 @@ final class EarlyMergeTotals: @unchecked Sendable {
         let inserted = Int(result.value(0, "inserted") ?? "") ?? 0
         lock.lock()
         defer { lock.unlock() }
-        counts.statements += 1
         counts.updated += updated
         counts.inserted += inserted
     }
@@ -26,8 +25,8 @@ final class EarlyMergeTotals: @unchecked Sendable {
         counts.inserted -= inserted
     }
 
-    /// The early merges run so far, and the listings they updated and inserted.
-    var current: (statements: Int, updated: Int, inserted: Int) {
+    /// The listings the early merges run so far updated and inserted.
+    var current: (updated: Int, inserted: Int) {
         lock.lock()
         defer { lock.unlock() }
         return counts

@@ -241,7 +241,7 @@ extension LoadSession {
         }
         if sourceHadListings {
             // The listings merged during the parse are stored as they come: the statements leave them out.
-            let early = earlyMerges.current.statements > 0
+            let early = mergedEarly
             if early { try data.execute("ANALYZE early_merged") }
             let updated = try data.execute(MergeStatements.updateListings(afterEarlyMerges: early),
                                            [source, run, plan.asOf, plan.sourceAsOf])
@@ -256,9 +256,10 @@ extension LoadSession {
             result.inserted = try data.execute(MergeStatements.insertAll(.listing), [source, run]).affectedRows
         }
         // What the merges during the parse wrote (the statements above left those listings as they found them).
-        result.updated += earlyMerges.current.updated
-        result.inserted += earlyMerges.current.inserted
-        result.mergedWhileParsing = earlyMerges.current.updated + earlyMerges.current.inserted
+        let written = earlyMerges.current
+        result.updated += written.updated
+        result.inserted += written.inserted
+        result.mergedWhileParsing = written.updated + written.inserted
         result.unchanged = present - result.inserted - result.updated - result.stale
         // Every key present is recognised (on market by construction) or staged; a staged one was new (inserted),
         // off market before, or on market: so the dump carries this many of the on-market listings.
@@ -284,7 +285,7 @@ extension LoadSession {
     /// Returns how many.
     private func undoRepeatedEarlyMerges(_ data: Connection) throws -> Int {
         try data.settleCopies()
-        guard listingsNeedResolving, earlyMerges.current.statements > 0 else { return 0 }
+        guard listingsNeedResolving, mergedEarly else { return 0 }
         let removed = try data.execute(MergeStatements.removeRepeatedEarlyMerges, [options.source, String(runID)])
         let updated = removed.rows.compactMap { row in row[1] == "f" ? row[0] : nil }
         earlyMerges.undo(updated: updated.count, inserted: removed.rows.count - updated.count)

@@ -37,9 +37,12 @@ package final class LoadSession: @unchecked Sendable {
     var keysAtNewest: [String] = []
     /// Deletions sent into `deleted_listings`.
     var deletedListings = 0
-    /// What the merges during the parse wrote (`MergeStatements.earlyMerge`), and the staged listings at the last.
+    /// What the merges during the parse wrote (`MergeStatements.earlyMerge`), and the staged listings at the last
+    /// (0: none was queued).
     let earlyMerges = EarlyMergeTotals()
     var stagedAtEarlyMerge = 0
+    /// Whether merges were queued during the parse (once the COPY queue has settled, they all ran).
+    var mergedEarly: Bool { stagedAtEarlyMerge > 0 }
     /// Decided at the first write: set when the run is the source's first load (see `FirstLoad`).
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
@@ -293,7 +296,7 @@ package final class LoadSession: @unchecked Sendable {
     /// Queues a merge of the listings staged since the last one (`MergeStatements.earlyMerge`), which the server
     /// runs after the COPYs before it while the pipeline goes on parsing; its counts go to `earlyMerges`.
     private func mergeEarly(_ data: Connection) throws {
-        let first = stagedAtEarlyMerge == 0
+        let first = !mergedEarly
         if first {
             try data.executeScript(MergeStatements.createEarlyMergeTables)
             data.raiseCopyQueueLimit(to: LoadSession.earlyMergeQueueBytes)
@@ -303,7 +306,7 @@ package final class LoadSession: @unchecked Sendable {
         let parameters = [options.source, String(runID)]
         for (index, step) in MergeStatements.earlyMerge.enumerated() {
             let last = index == MergeStatements.earlyMerge.count - 1
-            try data.enqueue(step.sql, Array(parameters.prefix(step.parameters))) { if last { totals.add($0) } }
+            try data.enqueue(step.sql, Array(parameters.prefix(step.parameters)), done: last ? totals.add : nil)
         }
         if first { try TestPause.earlyMerge.reach(connection: data) }
     }

@@ -18,11 +18,12 @@ enum MergeStatements {
     }
 
     /// Rows new to the source inserted (keys already stored are left to `updateListings`/`updateAgents`).
-    /// `afterEarlyMerges`: the listings merged during the parse are left out (see `notMergedEarly`).
-    static func insertNew(_ entity: Entity, afterEarlyMerges: Bool = false) -> String {
+    /// `rows`: as `insertAll`'s. `afterEarlyMerges`: the listings merged during the parse are left out (see
+    /// `notMergedEarly`).
+    static func insertNew(_ entity: Entity, from rows: String? = nil, afterEarlyMerges: Bool = false) -> String {
         let table = entity == .listing ? "listings" : "agents"
         let key = entity.keyColumn
-        return insertAll(entity) + """
+        return insertAll(entity, from: rows) + """
 
             i WHERE \(afterEarlyMerges ? notMergedEarly("i") + " AND " : "")NOT EXISTS (
                 SELECT 1 FROM \(table) t WHERE t.source = $1 AND t.\(key) = i.\(key))
@@ -123,21 +124,32 @@ enum MergeStatements {
                 RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp
             ),
             history AS (
-                INSERT INTO listing_history (source, listing_id, run_id, modification_timestamp, change,
-                                             old_price, new_price, old_status, new_status)
-                SELECT $1, c.listing_id, $2, c.modification_timestamp,
-                       CASE WHEN d.was_off_market THEN 'returned'
-                            WHEN c.list_price IS DISTINCT FROM d.old_price
-                                 AND c.standard_status IS DISTINCT FROM d.old_status THEN 'price+status'
-                            WHEN c.list_price IS DISTINCT FROM d.old_price THEN 'price'
-                            ELSE 'status' END,
-                       d.old_price, c.list_price, d.old_status, c.standard_status
-                FROM changed c JOIN diff d USING (listing_id)
-                WHERE d.was_off_market OR c.list_price IS DISTINCT FROM d.old_price
-                      OR c.standard_status IS DISTINCT FROM d.old_status
+                \(historyOfUpdates(from: "changed c JOIN diff d USING (listing_id)", oldPrice: "d.old_price",
+                                   oldStatus: "d.old_status", returned: "d.was_off_market"))
             )
             SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale,
                    (SELECT count(*) FROM diff WHERE was_off_market) AS off_market
+            """
+    }
+
+    /// The history rows of updated listings whose price or status changed, or that came back (`returned`, when
+    /// given): `rows` names the updated rows `c` (their key, new price, status and modification time) beside the
+    /// old price and status.
+    private static func historyOfUpdates(from rows: String, oldPrice: String, oldStatus: String,
+                                         returned: String? = nil) -> String {
+        let price = "c.list_price IS DISTINCT FROM \(oldPrice)"
+        let status = "c.standard_status IS DISTINCT FROM \(oldStatus)"
+        let labels = (returned.map { ["WHEN \($0) THEN 'returned'"] } ?? []) + [
+            "WHEN \(price) AND \(status) THEN 'price+status'", "WHEN \(price) THEN 'price'", "ELSE 'status'",
+        ]
+        return """
+            INSERT INTO listing_history (source, listing_id, run_id, modification_timestamp, change,
+                                         old_price, new_price, old_status, new_status)
+            SELECT $1, c.listing_id, $2, c.modification_timestamp,
+                   CASE \(labels.joined(separator: "\n                        ")) END,
+                   \(oldPrice), c.list_price, \(oldStatus), c.standard_status
+            FROM \(rows)
+            WHERE \(returned.map { "\($0) OR " } ?? "")\(price) OR \(status)
             """
     }
 
@@ -382,20 +394,10 @@ extension MergeStatements {
                           s.list_price AS old_price, s.standard_status AS old_status
             ),
             history AS (
-                INSERT INTO listing_history (source, listing_id, run_id, modification_timestamp, change,
-                                             old_price, new_price, old_status, new_status)
-                SELECT $1, c.listing_id, $2, c.modification_timestamp,
-                       CASE WHEN c.list_price IS DISTINCT FROM c.old_price
-                                 AND c.standard_status IS DISTINCT FROM c.old_status THEN 'price+status'
-                            WHEN c.list_price IS DISTINCT FROM c.old_price THEN 'price'
-                            ELSE 'status' END,
-                       c.old_price, c.list_price, c.old_status, c.standard_status
-                FROM changed c
-                WHERE c.list_price IS DISTINCT FROM c.old_price OR c.standard_status IS DISTINCT FROM c.old_status
+                \(historyOfUpdates(from: "changed c", oldPrice: "c.old_price", oldStatus: "c.old_status"))
             ),
             new AS (
-                \(insertAll(.listing, from: "early_chunk"))
-                i WHERE NOT EXISTS (SELECT 1 FROM listings t WHERE t.source = $1 AND t.listing_id = i.listing_id)
+                \(insertNew(.listing, from: "early_chunk"))
                 RETURNING listing_id
             ),
             merged AS (
