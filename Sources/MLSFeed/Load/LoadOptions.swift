@@ -17,7 +17,7 @@ package struct LoadOptions: Sendable, Hashable {
     package var earlyMergeRows: Int
 
     /// The staged listings between two merges during the parse, unless a pipeline says otherwise.
-    package static let defaultEarlyMergeRows = 2_000
+    package static let defaultEarlyMergeRows = 1_000
 
     package init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
                 onIncomplete: IncompletePolicy = .fail, plan: Bool = false,

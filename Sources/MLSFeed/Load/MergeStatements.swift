@@ -251,19 +251,21 @@ enum MergeStatements {
     }
 
     /// The keys of the source's on-market listings read `from` (as `o`) that match `condition`, were not modified
-    /// after the dump's as-of time, and are neither staged nor rejected.
+    /// after the dump's as-of time, and are not staged (`withdraw` leaves out the rejected ones).
     private static func notCarried(from listings: String, _ condition: String? = nil) -> String {
         """
         SELECT o.listing_id FROM \(listings)
             WHERE o.source = $1 AND o.off_market_at IS NULL\(condition.map { " AND \($0)" } ?? "")
               AND (o.modification_timestamp IS NULL OR o.modification_timestamp <= $3::timestamptz)
               AND NOT EXISTS (SELECT 1 FROM incoming_listings i WHERE i.listing_id = o.listing_id)
-              AND NOT EXISTS (SELECT 1 FROM rejects r
-                              WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key = o.listing_id)
         """
     }
 
-    /// The withdrawal of the listings whose keys `gone` selects.
+    /// The withdrawal of the listings whose keys `gone` selects, less those the run rejected. The rejected keys are
+    /// a hashed subplan read once (`NOT IN`, without NULL keys, means `NOT EXISTS` here) and tested on the few
+    /// candidates only: `rejects` is not analyzed after the run's COPY, so as an anti-join the planner expected one
+    /// reject and compared every candidate with every reject (at 100k, 500 x 1,000 comparisons, 37 of the 58 ms
+    /// the withdrawal took to find what is gone).
     private static func withdraw(gone: String) -> String {
         """
         WITH gone AS MATERIALIZED (
@@ -271,6 +273,8 @@ enum MergeStatements {
             FROM listings l
             WHERE l.source = $1 AND l.off_market_at IS NULL AND l.listing_id = ANY (ARRAY(
                 \(gone)))
+              AND l.listing_id NOT IN (SELECT r.key FROM rejects r
+                                       WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key IS NOT NULL)
         ),
         marked AS (
             UPDATE listings l
