@@ -22,6 +22,22 @@ struct RETSRowBatch: Sendable {
         /// Whether `COLUMNS` began and ended with the delimiter (rows are read the same way).
         var leading: Bool
         var trailing: Bool
+        /// The fingerprint of everything but a row's bytes that decides how it splits: the columns, which of them
+        /// are multi-valued, and the delimiter (`RawHash.of(keys:values:)`).
+        let fingerprint: UInt64
+
+        init(columns: [String], multiValued: [Bool], needed: [Bool], delimiter: [UInt8], leading: Bool,
+             trailing: Bool) {
+            self.columns = columns
+            self.multiValued = multiValued
+            self.needed = needed
+            self.delimiter = delimiter
+            self.leading = leading
+            self.trailing = trailing
+            let multi = String(multiValued.map { $0 ? "1" : "0" })
+            fingerprint = RawHash.keys(["RETS COMPACT row", "delimiter \(delimiter)", "multi-valued \(multi)"]
+                                       + columns)
+        }
     }
 
     var bytes: [UInt8] = []
@@ -46,8 +62,10 @@ struct RETSRowBatch: Sendable {
     /// The records of `entries[range]`: a row with more or fewer fields than `COLUMNS` is a `defect` record, its
     /// surplus values under `_extra_value_1`, `_extra_value_2`, ...
     ///
-    /// With a `recognizer`, each whole row is fingerprinted from its bytes; a row that is an unchanged copy of a
-    /// stored listing keeps only the fields the recognizer needs, so most of a reload's values never become Strings.
+    /// With a `recognizer`, each whole row is fingerprinted from its bytes (from its first field to its last, so
+    /// its framing does not count) and the layout's fingerprint, as a triples record is from its values text; a row
+    /// that is an unchanged copy of a stored listing keeps only the fields the recognizer needs, so most of a
+    /// reload's values never become Strings.
     func convert(_ range: Range<Int>) -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(range.count)
@@ -74,11 +92,11 @@ struct RETSRowBatch: Sendable {
             }
             var rawHash: UInt64?
             if let recognizer, let stored {
-                var hash = RawHash.Fields(seed: recognizer.hash.seed)
-                bytes.withUnsafeBytes { buffer in
-                    forEachField(fields) { hash.add(key: $0, value: UnsafeRawBufferPointer(rebasing: buffer[$2])) }
+                // One pass over the row's bytes, not field by field with each field's key mixed in as well.
+                let span = (fields.first?.lowerBound ?? row.lowerBound)..<(fields.last?.upperBound ?? row.lowerBound)
+                let fingerprint = bytes.withUnsafeBytes { buffer in
+                    recognizer.hash.of(keys: layout.fingerprint, values: UnsafeRawBufferPointer(rebasing: buffer[span]))
                 }
-                let fingerprint = hash.finalize()
                 rawHash = fingerprint
                 if let copy = stored.lookup(fingerprint) {
                     var raw: [RawField] = []

@@ -36,7 +36,8 @@ package struct RawHash: Sendable {
         return hash.finalize64()
     }
 
-    /// A record given as its keys' fingerprint and its delimited values text (triples).
+    /// A record given as its keys' fingerprint and its delimited values text (triples; a RETS COMPACT row, its
+    /// layout's fingerprint standing for the keys).
     func of(keys: UInt64, values: UnsafeRawBufferPointer) -> UInt64 {
         var hash = ContentHash()
         hash.mix(seed)
@@ -51,20 +52,6 @@ package struct RawHash: Sendable {
         hash.mix(seed)
         Self.mix(fields, into: &hash)
         return hash.finalize64()
-    }
-
-    /// A record's fingerprint fed one field at a time from the feed's bytes, equal to `of(_:)` of the same fields
-    /// (RETS rows are fingerprinted before, and mostly instead of, being split into Strings).
-    struct Fields {
-        private var hash = ContentHash()
-
-        init(seed: UInt64) { hash.mix(seed) }
-
-        mutating func add(key: String, value: UnsafeRawBufferPointer) {
-            RawHash.mix(key: key, value: value, into: &hash)
-        }
-
-        func finalize() -> UInt64 { hash.finalize64() }
     }
 
     /// A record with whatever it holds besides fields: a structured record's unmapped content and repeated
