@@ -29,10 +29,47 @@ struct PathPlan: Sendable {
         var index: Int
         var each: Path
         /// Paths relative to the repeated element, with the trimmed text each must have (case-insensitive).
-        var conditions: [(path: Path, value: String)]
+        var conditions: [Condition]
         /// The entry's field paths, relative to the repeated element.
         var paths: [Path]
         var firstSteps: FirstSteps
+    }
+
+    /// A `where` condition of an `embedded_agents` entry: the text a path must read, trimmed, ignoring case.
+    struct Condition: Sendable {
+        var path: Path
+        var value: String
+        /// The value's bytes with A-Z folded to a-z when it is ASCII: an ASCII text is compared byte by byte.
+        var asciiFolded: [UInt8]?
+
+        init(path: Path, value: String) {
+            self.path = path
+            self.value = value
+            asciiFolded = value.utf8.allSatisfy { $0 < 0x80 } ? value.utf8.map(Self.folded) : nil
+        }
+
+        /// Whether `text` (bytes a path read) is the value, trimmed, ignoring case; nil when only the `String`
+        /// comparison can tell (a byte outside ASCII: Unicode whitespace and case).
+        func admitsASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
+            guard let folded = asciiFolded else { return nil }
+            // Unicode's white space within ASCII, as `Character.isWhitespace` has it: tab to carriage return, space.
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte >= 0x09 && byte <= 0x0D }
+            var start = 0
+            var end = text.count
+            while start < end && isSpace(text[start]) { start += 1 }
+            while end > start && isSpace(text[end - 1]) { end -= 1 }
+            var equal = end - start == folded.count
+            for i in start..<end {
+                let byte = text[i]
+                if byte >= 0x80 { return nil }
+                equal = equal && Self.folded(byte) == folded[i - start]
+            }
+            return equal
+        }
+
+        private static func folded(_ byte: UInt8) -> UInt8 {
+            byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
     }
 
     /// The paths of a list by the name of their first step, so that one pass over an element's children serves
@@ -122,7 +159,7 @@ struct PathPlan: Sendable {
                 }
             }
             let conditions = try agent.conditions.map { condition throws(RecordPathError) in
-                (try compile(condition.path), condition.value)
+                Condition(path: try compile(condition.path), value: condition.value)
             }
             groups.append(Group(index: index, each: try compile(each), conditions: conditions, paths: relative,
                                 firstSteps: FirstSteps(relative)))

@@ -144,6 +144,22 @@ struct RecordExtractor: Sendable {
     private func admits(_ group: PathPlan.Group, _ element: Int32, _ forest: RecordForest) -> Bool {
         group.conditions.allSatisfy { condition in
             guard let first = firstMatch(condition.path, in: forest, from: element).first else { return false }
+            // The bytes of a leaf or an attribute, when both they and the value are ASCII: no `String` made.
+            func admitsASCII(_ bytes: [UInt8], _ start: Int32, _ end: Int32) -> Bool? {
+                bytes.withUnsafeBufferPointer {
+                    condition.admitsASCII(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]))
+                }
+            }
+            let ascii: Bool?
+            switch first {
+            case .node(let node):
+                let read = forest.nodes[Int(node)]
+                ascii = read.firstChild >= 0 ? nil : admitsASCII(forest.text, read.textStart, read.textEnd)
+            case .attribute(let attribute):
+                let value = forest.attributes[Int(attribute)]
+                ascii = admitsASCII(forest.attributeBytes, value.valueStart, value.valueEnd)
+            }
+            if let ascii { return ascii }
             let text: String
             switch first {
             case .node(let node): text = forest.value(of: node)

@@ -120,6 +120,32 @@ import Testing
         ])
     }
 
+    /// `where` compares the trimmed text ignoring case: ASCII byte by byte, anything else as Unicode strings (the
+    /// same answers either way), for an element's text and for an attribute.
+    @Test(arguments: [
+        ("Listing", "Listing", true), (" \t listing\r\n", "Listing", true), ("LISTING", "listing", true),
+        ("Listings", "Listing", false), ("List ing", "Listing", false), ("", "Listing", false),
+        ("Listing", "", false), ("  ", "", true), ("Co-Listing", "co-listing", true), ("Listing", "Co-Listing", false),
+        ("\u{A0}Listing\u{2003}", "Listing", true), ("\u{212A}ey", "key", true), ("Cö-Listing", "CÖ-LISTING", true),
+        ("Co-Listing", "Cö-Listing", false), ("List<x/>ing", "listing", true),
+    ])
+    func whereComparesTrimmedTextIgnoringCase(text: String, value: String, admitted: Bool) throws {
+        let markup = text.contains("<")  // no attribute then
+        for path in markup ? ["Role"] : ["Role", "@role"] {
+            let xml = #"<Listings><Listing ID="L1"><Participant role="\#(markup ? "" : text)"><Id>A1</Id>"#
+                + "<Role>\(text)</Role></Participant></Listing></Listings>"
+            let mapping = Self.mapping(
+                [("listing_id", ["@ID"])],
+                agents: [AgentMapping(each: "Participant", conditions: [.init(path: path, value: value)],
+                                      link: "list_agent_mls_id",
+                                      fields: [FieldMapping(name: "agent_mls_id", sources: ["Id"], type: .text)])])
+            let (records, _) = try ParseFixture.read(Array(xml.utf8), settings: Self.nestedSettings(),
+                                                     source: "w.xml", mapping: mapping)
+            try #require(records.count == 1)
+            #expect(records[0].children.map(\.fields) == (admitted ? [[RawField("Id", "A1")]] : []), "\(path)")
+        }
+    }
+
     @Test(arguments: [1, 7, 64])
     func chunkBoundariesChangeNothing(chunk: Int) throws {
         let whole = try ParseFixture.read(Array(Self.nested.utf8), settings: Self.nestedSettings(), source: "n.xml",
