@@ -1,3 +1,5 @@
+import Foundation
+
 /// The records of one batch of a structured feed (nested XML, JSON) as compact trees over two byte buffers.
 ///
 /// Built on the parser's thread (`RecordForest.Builder`), then read only: by the extractor that turns each tree into
@@ -46,12 +48,56 @@ final class RecordForest: @unchecked Sendable {
     let text: [UInt8]
     let attributeBytes: [UInt8]
 
-    init(names: [String], nodes: [Node], attributes: [Attribute], text: [UInt8], attributeBytes: [UInt8]) {
+    /// Where the buffers go when the last record of the batch lets go of the forest (nil: freed).
+    private let spares: Spares?
+
+    init(names: [String], nodes: [Node], attributes: [Attribute], text: [UInt8], attributeBytes: [UInt8],
+         spares: Spares? = nil) {
         self.names = names
         self.nodes = nodes
         self.attributes = attributes
         self.text = text
         self.attributeBytes = attributeBytes
+        self.spares = spares
+    }
+
+    deinit {
+        spares?.give(Buffers(nodes: nodes, attributes: attributes, text: text, attributeBytes: attributeBytes))
+    }
+
+    /// The four buffers of a forest.
+    struct Buffers {
+        var nodes: [Node]
+        var attributes: [Attribute]
+        var text: [UInt8]
+        var attributeBytes: [UInt8]
+    }
+
+    /// Buffers of forests no record holds any more, kept for the builder's next batches.
+    ///
+    /// A batch's buffers are a megabyte or two: above malloc's mmap threshold, so each new batch was mapped afresh
+    /// and faulted in page by page (1.5 million page faults in a 1M syndication first load). A batch's forest dies
+    /// on whichever stage's thread drops its last record, hence the lock.
+    final class Spares: @unchecked Sendable {
+        // @unchecked: `kept` is only touched while holding `lock`.
+        /// At most this many sets wait (the builder takes one a batch; more would only hold memory).
+        static let limit = 1
+        private let lock = NSLock()
+        private var kept: [Buffers] = []
+
+        func give(_ buffers: Buffers) {
+            lock.withLock { if kept.count < Self.limit { kept.append(buffers) } }
+        }
+
+        /// A set of buffers, emptied, or nil when none waits.
+        func take() -> Buffers? {
+            guard var buffers = lock.withLock({ kept.popLast() }) else { return nil }
+            buffers.nodes.removeAll(keepingCapacity: true)
+            buffers.attributes.removeAll(keepingCapacity: true)
+            buffers.text.removeAll(keepingCapacity: true)
+            buffers.attributeBytes.removeAll(keepingCapacity: true)
+            return buffers
+        }
     }
 
     /// The children of `node`, in document order.

@@ -9,6 +9,8 @@ struct RecordForestBuilder {
     private(set) var attributeBytes: [UInt8] = []
     /// The open elements, innermost last.
     private(set) var open: [Int32] = []
+    /// Buffers of this builder's forests that no record holds any more.
+    private let spares = RecordForest.Spares()
 
     /// Bytes held so far (text and attribute values), for sizing batches and bounding records.
     var byteCount: Int { text.count + attributeBytes.count }
@@ -87,11 +89,19 @@ struct RecordForestBuilder {
         }
     }
 
-    /// The forest built so far (no element may be open), with `names`; the builder starts empty again.
+    /// The forest built so far (no element may be open), with `names`; the builder starts empty again, in the
+    /// buffers of a spent forest when one is back (`RecordForest.Spares`).
     mutating func take(names: [String]) -> RecordForest {
         precondition(open.isEmpty, "a record is still open")
         let forest = RecordForest(names: names, nodes: nodes, attributes: attributes, text: text,
-                                  attributeBytes: attributeBytes)
+                                  attributeBytes: attributeBytes, spares: spares)
+        if let spare = spares.take() {
+            nodes = spare.nodes
+            attributes = spare.attributes
+            text = spare.text
+            attributeBytes = spare.attributeBytes
+            return forest
+        }
         let capacity = (nodes.count, attributes.count, text.count, attributeBytes.count)
         nodes = []
         nodes.reserveCapacity(capacity.0)
