@@ -43,6 +43,10 @@ final class RecordForest: @unchecked Sendable {
 
     /// Name strings by interned id.
     let names: [String]
+    /// Each name JSON-escaped (no quotes), for writing keys: name `n` is `keyBytes[keyEnds[n - 1]..<keyEnds[n]]`
+    /// (from 0 for the first).
+    let keyBytes: [UInt8]
+    let keyEnds: [Int32]
     let nodes: [Node]
     let attributes: [Attribute]
     let text: [UInt8]
@@ -52,8 +56,12 @@ final class RecordForest: @unchecked Sendable {
     private let spares: Spares?
 
     init(names: [String], nodes: [Node], attributes: [Attribute], text: [UInt8], attributeBytes: [UInt8],
-         spares: Spares? = nil) {
+         keys: Keys? = nil, spares: Spares? = nil) {
+        var keys = keys ?? Keys()
+        keys.add(names)
         self.names = names
+        keyBytes = keys.bytes
+        keyEnds = keys.ends
         self.nodes = nodes
         self.attributes = attributes
         self.text = text
@@ -63,6 +71,20 @@ final class RecordForest: @unchecked Sendable {
 
     deinit {
         spares?.give(Buffers(nodes: nodes, attributes: attributes, text: text, attributeBytes: attributeBytes))
+    }
+
+    /// Names JSON-escaped once, not at every key written; names only grow, so a builder keeps one and adds to it.
+    struct Keys {
+        private(set) var bytes: [UInt8] = []
+        private(set) var ends: [Int32] = []
+
+        /// Adds the names of `names` past the ones it has.
+        mutating func add(_ names: [String]) {
+            while ends.count < names.count {
+                JSONText.appendUnquoted(names[ends.count], to: &bytes)
+                ends.append(Int32(bytes.count))
+            }
+        }
     }
 
     /// The four buffers of a forest.

@@ -13,6 +13,8 @@
 struct ForestJSON {
     private let forest: RecordForest
     private let nodes: [RecordForest.Node]
+    private let keyBytes: [UInt8]
+    private let keyEnds: [Int32]
     /// Names always written as arrays.
     private let alwaysArrays: Set<Int32>
     /// The tree's root and its first attribute: the origins of `marks` and `skippedAttributes`.
@@ -30,6 +32,8 @@ struct ForestJSON {
     init(forest: RecordForest, root: Int32, alwaysArrays: Set<Int32> = []) {
         self.forest = forest
         nodes = forest.nodes
+        keyBytes = forest.keyBytes
+        keyEnds = forest.keyEnds
         self.alwaysArrays = alwaysArrays
         self.root = root
         var last = root
@@ -236,8 +240,8 @@ struct ForestJSON {
         if members > 0 { out.append(0x2C) }
         out.append(0x22)
         if attribute { out.append(0x40) }
-        var text = forest.names[Int(name)]
-        text.withUTF8 { JSONText.appendEscaped($0, to: &out) }
+        let start = name == 0 ? 0 : Int(keyEnds[Int(name) - 1])
+        keyBytes.withUnsafeBufferPointer { out.append(contentsOf: $0[start..<Int(keyEnds[Int(name)])]) }
         out.append(0x22)
         out.append(0x3A)
         members += 1

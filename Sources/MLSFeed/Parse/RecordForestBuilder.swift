@@ -11,6 +11,8 @@ struct RecordForestBuilder {
     private(set) var open: [Int32] = []
     /// Buffers of this builder's forests that no record holds any more.
     private let spares = RecordForest.Spares()
+    /// The names of the forests so far, escaped as JSON keys.
+    private var keys = RecordForest.Keys()
 
     /// Bytes held so far (text and attribute values), for sizing batches and bounding records.
     var byteCount: Int { text.count + attributeBytes.count }
@@ -93,8 +95,9 @@ struct RecordForestBuilder {
     /// buffers of a spent forest when one is back (`RecordForest.Spares`).
     mutating func take(names: [String]) -> RecordForest {
         precondition(open.isEmpty, "a record is still open")
+        keys.add(names)
         let forest = RecordForest(names: names, nodes: nodes, attributes: attributes, text: text,
-                                  attributeBytes: attributeBytes, spares: spares)
+                                  attributeBytes: attributeBytes, keys: keys, spares: spares)
         if let spare = spares.take() {
             nodes = spare.nodes
             attributes = spare.attributes

@@ -73,14 +73,14 @@ package struct RawHash: Sendable {
     }
 
     private static func mix(_ fields: [RawField], into hash: inout ContentHash) {
-        for field in fields {
-            var value = field.value
-            value.withUTF8 { mix(key: field.key, value: UnsafeRawBufferPointer($0), into: &hash) }
+        // Through the buffer: each field borrowed, not copied (a copy retains and releases its strings).
+        fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices { mix(key: fields[i].key, value: fields[i].value, into: &hash) }
         }
     }
 
     /// One field: the only definition of how a field counts in a fingerprint.
-    private static func mix(key: String, value: UnsafeRawBufferPointer, into hash: inout ContentHash) {
+    private static func mix(key: String, value: String, into hash: inout ContentHash) {
         hash.update(key)
         hash.separator()
         hash.update(value)
