@@ -45,8 +45,9 @@ public final class XMLPushParser {
     /// Only pointers the context's dictionary owns are keys: those strings live as long as the context, so a
     /// pointer always names the same bytes.
     @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: XMLName] = [:]
-    /// A direct-mapped cache in front of `nameByPointer` (a few dozen names make up nearly every event).
-    @exclusivity(unchecked) private var nameCache = [CachedName](repeating: CachedName(), count: 256)
+    /// A cache in front of `nameByPointer` (a few dozen names make up nearly every event): a buffer owned here
+    /// (allocated in `init`, freed in `deinit`), read without an array's bounds and uniqueness checks.
+    private let nameCache: UnsafeMutableBufferPointer<CachedName>
     private var nameByString: [String: XMLName] = [:]
     /// Interned names by id.
     private var nameByID: [String] = []
@@ -79,6 +80,8 @@ public final class XMLPushParser {
             throw XMLStreamError("cannot create an XML parser (out of memory)", line: 0, column: 0)
         }
         self.context = context
+        nameCache = .allocate(capacity: Self.cacheSlots)
+        nameCache.initialize(repeating: CachedName())
         context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
         var options = Int32(XML_PARSE_NONET.rawValue)
         if encoding != nil { options |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
@@ -94,6 +97,8 @@ public final class XMLPushParser {
     deinit {
         releaseDocument()
         xmlFreeParserCtxt(context)
+        nameCache.deinitialize()
+        nameCache.deallocate()
     }
 
     /// Whether the context still holds a document libxml2 built by itself (see `releaseDocument`).
@@ -359,22 +364,28 @@ public final class XMLPushParser {
 
     private func lookUp(_ pointer: UnsafePointer<xmlChar>) -> XMLName {
         let key = UnsafeRawPointer(pointer)
-        let bits = UInt(bitPattern: key)
-        let slot = Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 12)) & (nameCache.count - 1)
-        if nameCache[slot].pointer == key, let name = nameCache[slot].name { return name }
-        if let name = nameByPointer[key] {
-            nameCache[slot] = CachedName(pointer: key, name: name)
-            return name
+        // Open addressing from the pointer's Fibonacci hash: a name once in stays (no eviction between names that
+        // share a slot, which sent a fifth of a syndication feed's lookups to the dictionary).
+        let mask = nameCache.count - 1
+        var slot = Int(truncatingIfNeeded: (UInt(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> Self.cacheShift)
+        while let cached = nameCache[slot].pointer {
+            if cached == key, let name = nameCache[slot].name { return name }
+            slot = (slot + 1) & mask
         }
+        if let name = nameByPointer[key] { return name }  // kept out of the cache once it was half full
         let name = self.name(String(cString: pointer))
         // libxml2 hands out element, attribute and namespace names from its dictionary; anything else is looked up
         // by its bytes every time.
         if xmlDictOwns(context.pointee.dict, pointer) == 1 {
             nameByPointer[key] = name
-            nameCache[slot] = CachedName(pointer: key, name: name)
+            if nameByPointer.count <= nameCache.count / 2 { nameCache[slot] = CachedName(pointer: key, name: name) }
         }
         return name
     }
+
+    /// Slots of `nameCache` (a power of two) and the shift that turns a 64-bit hash into a slot.
+    private static let cacheSlots = 1024
+    private static let cacheShift = 64 - cacheSlots.trailingZeroBitCount
 
     /// A slot of `nameCache`.
     private struct CachedName {

@@ -197,7 +197,7 @@ struct ForestJSON {
             out.append(contentsOf: "[]".utf8)
             return
         }
-        let multiValue = alwaysArrays.contains(name)
+        let multiValue = !alwaysArrays.isEmpty && alwaysArrays.contains(name)  // no hashing when there are none
         let array = size > 1 || multiValue || firstChild.inArray
         if array { out.append(0x5B) }
         if size == 1, multiValue, firstChild.kind == .string, !firstChild.inArray, !isTextSkipped(firstIndex) {
