@@ -53,6 +53,9 @@ public final class XMLPushParser {
     private var nameByID: [String] = []
     /// The namespace URI of the start tag being reported, interned (valid during `startElement` only).
     @exclusivity(unchecked) public private(set) var namespace: XMLName?
+    /// The id of `namespace`, or -1 (read here: another module reading the stored property checks exclusivity at
+    /// run time, about 60 instructions an element).
+    public var namespaceID: Int { namespace?.id ?? -1 }
     /// Attributes of the start tag being reported (valid during `startElement` only).
     @exclusivity(unchecked) private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     @exclusivity(unchecked) private var currentAttributeCount = 0

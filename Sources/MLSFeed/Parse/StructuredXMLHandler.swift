@@ -122,7 +122,7 @@ final class StructuredXMLHandler: RecordHandler {
             }
         }
         if recordRoot != nil {
-            builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
+            builder.open(name: id, namespace: Int32(parser.namespaceID))
             builder.addAttributes(of: parser)
             checkSize(parser, recordStillOpen: true)
             return
@@ -134,7 +134,7 @@ final class StructuredXMLHandler: RecordHandler {
         recordStartBytes = builder.byteCount
         recordDepth = depth
         parser.streamsText = true
-        recordRoot = builder.open(name: id, namespace: parser.namespace.map { Int32($0.id) } ?? -1)
+        recordRoot = builder.open(name: id, namespace: Int32(parser.namespaceID))
         builder.addAttributes(of: parser)
         checkSize(parser, recordStillOpen: true)
     }
