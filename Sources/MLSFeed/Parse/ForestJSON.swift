@@ -36,8 +36,12 @@ struct ForestJSON {
         keyEnds = forest.keyEnds
         self.alwaysArrays = alwaysArrays
         self.root = root
+        // The tree's last node: the last child of the last child ... (a tree's nodes are contiguous).
         var last = root
-        while nodes[Int(last)].lastChild >= 0 { last = nodes[Int(last)].lastChild }
+        while nodes[Int(last)].firstChild >= 0 {
+            last = nodes[Int(last)].firstChild
+            while nodes[Int(last)].nextSibling >= 0 { last = nodes[Int(last)].nextSibling }
+        }
         marks = Array(repeating: 0, count: Int(last - root) + 1)
         firstAttribute = nodes[Int(root)].attributeStart
         let attributeEnd = nodes[Int(last)].attributeStart + nodes[Int(last)].attributeCount

@@ -7,8 +7,9 @@ struct RecordForestBuilder {
     private(set) var attributes: [RecordForest.Attribute] = []
     private(set) var text: [UInt8] = []
     private(set) var attributeBytes: [UInt8] = []
-    /// The open elements, innermost last.
+    /// The open elements, innermost last, and the last child of each so far (-1: none yet).
     private(set) var open: [Int32] = []
+    private var openLastChild: [Int32] = []
     /// Buffers of this builder's forests that no record holds any more.
     private let spares = RecordForest.Spares()
     /// The names of the forests so far, escaped as JSON keys.
@@ -22,16 +23,16 @@ struct RecordForestBuilder {
     mutating func open(name: Int32, namespace: Int32 = -1, kind: RecordForest.Kind = .element,
                        inArray: Bool = false) -> Int32 {
         let index = Int32(nodes.count)
-        let parent = open.last ?? -1
-        nodes.append(RecordForest.Node(name: name, namespace: namespace, parent: parent,
-                                       textStart: Int32(text.count), textEnd: Int32(text.count),
-                                       attributeStart: Int32(attributes.count), kind: kind, inArray: inArray))
-        if parent >= 0 {
-            let last = nodes[Int(parent)].lastChild
+        nodes.append(RecordForest.Node(name: name, namespace: namespace, textStart: Int32(text.count),
+                                       textEnd: Int32(text.count), attributeStart: Int32(attributes.count),
+                                       kind: kind, inArray: inArray))
+        if let parent = open.last {
+            let last = openLastChild[openLastChild.count - 1]
             if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[Int(parent)].firstChild = index }
-            nodes[Int(parent)].lastChild = index
+            openLastChild[openLastChild.count - 1] = index
         }
         open.append(index)
+        openLastChild.append(-1)
         return index
     }
 
@@ -68,6 +69,7 @@ struct RecordForestBuilder {
     @discardableResult
     mutating func close() -> Int32 {
         let index = open.removeLast()
+        openLastChild.removeLast()
         nodes[Int(index)].textEnd = Int32(text.count)
         return index
     }
@@ -84,6 +86,7 @@ struct RecordForestBuilder {
         attributes.removeSubrange(Int(node.attributeStart)...)
         text.removeSubrange(Int(node.textStart)...)
         open.removeAll()
+        openLastChild.removeAll()
         if let lastAttribute = attributes.last {
             attributeBytes.removeSubrange(Int(lastAttribute.valueEnd)...)
         } else {

@@ -34,3 +34,10 @@ import Testing
         #expect(third.value(of: 0) == "third" && second.value(of: 0) == "second")
     }
 }
+
+extension RecordForestBuilderTests {
+    /// A node is 36 bytes: the forests of the records in flight are most of a run's memory.
+    @Test func aNodeTakes36Bytes() {
+        #expect(MemoryLayout<RecordForest.Node>.stride == 36)
+    }
+}
