@@ -70,6 +70,8 @@ final class RecordForest: @unchecked Sendable {
     }
 
     deinit {
+        // The arrays are still this forest's too until `deinit` returns: a builder taking them in that instant gets
+        // copies (`removeAll(keepingCapacity:)` on a shared buffer), never the same storage.
         spares?.give(Buffers(nodes: nodes, attributes: attributes, text: text, attributeBytes: attributeBytes))
     }
 
