@@ -44,7 +44,7 @@ public final class XMLPushParser {
     /// Interned names: libxml2 hands out names from its dictionary, so pointers repeat; verified by bytes.
     /// Only pointers the context's dictionary owns are keys: those strings live as long as the context, so a
     /// pointer always names the same bytes.
-    @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: XMLName] = [:]
+    @exclusivity(unchecked) private var nameByPointer: [UnsafeRawPointer: Int] = [:]
     /// A cache in front of `nameByPointer` (a few dozen names make up nearly every event): a buffer owned here
     /// (allocated in `init`, freed in `deinit`), read without an array's bounds and uniqueness checks.
     private let nameCache: UnsafeMutableBufferPointer<CachedName>
@@ -52,10 +52,12 @@ public final class XMLPushParser {
     /// Interned names by id.
     private var nameByID: [String] = []
     /// The namespace URI of the start tag being reported, interned (valid during `startElement` only).
-    @exclusivity(unchecked) public private(set) var namespace: XMLName?
-    /// The id of `namespace`, or -1 (read here: another module reading the stored property checks exclusivity at
-    /// run time, about 60 instructions an element).
-    public var namespaceID: Int { namespace?.id ?? -1 }
+    public var namespace: XMLName? { namespaceID < 0 ? nil : XMLName(id: namespaceID, string: nameByID[namespaceID]) }
+    /// The id of `namespace`, or -1: an id, not a name, so that no event retains and releases the URI's string.
+    public var namespaceID: Int { currentNamespace }
+    /// Kept behind `namespaceID` (another module reading the stored property checks exclusivity at run time,
+    /// about 60 instructions an element).
+    @exclusivity(unchecked) private var currentNamespace = -1
     /// Attributes of the start tag being reported (valid during `startElement` only).
     @exclusivity(unchecked) private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     @exclusivity(unchecked) private var currentAttributeCount = 0
@@ -150,6 +152,9 @@ public final class XMLPushParser {
     /// The interned name with id `id`.
     public func internedName(_ id: Int) -> String { nameByID[id] }
 
+    /// The `XMLName` with id `id` (an id this parser reported or interned).
+    public func name(id: Int) -> XMLName { XMLName(id: id, string: nameByID[id]) }
+
     /// Forgets captured text, keeping the buffer's capacity.
     public func clearText() {
         text.removeAll(keepingCapacity: true)
@@ -229,8 +234,9 @@ public final class XMLPushParser {
     }
 
     /// During `startElement`: appends each attribute's value (decoded, UTF-8) to `bytes` and calls `body` with the
-    /// attribute's interned name and the range its value took, in document order. No String per attribute.
-    public func appendAttributes(to bytes: inout [UInt8], _ body: (XMLName, Range<Int>) -> Void) {
+    /// attribute's interned name's id (`XMLName.id`) and the range its value took, in document order. No String
+    /// per attribute.
+    public func appendAttributes(to bytes: inout [UInt8], _ body: (_ nameID: Int, Range<Int>) -> Void) {
         guard let attributes = currentAttributes else { return }
         for index in 0..<currentAttributeCount {
             guard let localName = attributes[index * 5], let start = attributes[index * 5 + 3],
@@ -365,25 +371,27 @@ public final class XMLPushParser {
         xmlStopParser(context)
     }
 
-    private func lookUp(_ pointer: UnsafePointer<xmlChar>) -> XMLName {
+    /// The id of the name at `pointer` (ids, not `XMLName`s: copying a name retains and releases its string, which
+    /// was two fifths of a syndication feed's reference counting).
+    private func lookUp(_ pointer: UnsafePointer<xmlChar>) -> Int {
         let key = UnsafeRawPointer(pointer)
         // Open addressing from the pointer's Fibonacci hash: a name once in stays (no eviction between names that
         // share a slot, which sent a fifth of a syndication feed's lookups to the dictionary).
         let mask = nameCache.count - 1
         var slot = Int(truncatingIfNeeded: (UInt(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> Self.cacheShift)
         while let cached = nameCache[slot].pointer {
-            if cached == key, let name = nameCache[slot].name { return name }
+            if cached == key { return nameCache[slot].id }
             slot = (slot + 1) & mask
         }
-        if let name = nameByPointer[key] { return name }  // kept out of the cache once it was half full
-        let name = self.name(String(cString: pointer))
+        if let id = nameByPointer[key] { return id }  // kept out of the cache once it was half full
+        let id = name(String(cString: pointer)).id
         // libxml2 hands out element, attribute and namespace names from its dictionary; anything else is looked up
         // by its bytes every time.
         if xmlDictOwns(context.pointee.dict, pointer) == 1 {
-            nameByPointer[key] = name
-            if nameByPointer.count <= nameCache.count / 2 { nameCache[slot] = CachedName(pointer: key, name: name) }
+            nameByPointer[key] = id
+            if nameByPointer.count <= nameCache.count / 2 { nameCache[slot] = CachedName(pointer: key, id: id) }
         }
-        return name
+        return id
     }
 
     /// Slots of `nameCache` (a power of two) and the shift that turns a 64-bit hash into a slot.
@@ -393,7 +401,7 @@ public final class XMLPushParser {
     /// A slot of `nameCache`.
     private struct CachedName {
         var pointer: UnsafeRawPointer?
-        var name: XMLName?
+        var id = 0
     }
 
     fileprivate func handleStart(
@@ -403,21 +411,21 @@ public final class XMLPushParser {
         guard failure == nil, let localName else { return }
         currentAttributes = attributes
         currentAttributeCount = Int(count)
-        namespace = uri.map(lookUp)
+        currentNamespace = uri.map(lookUp) ?? -1
         openLines.append(Int(context.pointee.input?.pointee.line ?? 0))
         sawElement = true
         defer {
             currentAttributes = nil
             currentAttributeCount = 0
-            namespace = nil
+            currentNamespace = -1
         }
-        do { try delegate.startElement(lookUp(localName), parser: self) } catch { fail(error) }
+        do { try delegate.startElement(id: lookUp(localName), parser: self) } catch { fail(error) }
     }
 
     fileprivate func handleEnd(_ localName: UnsafePointer<xmlChar>?) {
         guard failure == nil, let localName else { return }
         if !openLines.isEmpty { openLines.removeLast() }
-        do { try delegate.endElement(lookUp(localName), parser: self) } catch { fail(error) }
+        do { try delegate.endElement(id: lookUp(localName), parser: self) } catch { fail(error) }
     }
 
     fileprivate func handleCharacters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {

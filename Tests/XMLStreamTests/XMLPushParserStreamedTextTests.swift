@@ -38,6 +38,32 @@ final class StreamingRecorder: XMLStreamDelegate {
     }
 }
 
+/// Takes elements by id only (`startElement(id:parser:)`), as the nested-XML reader does, and spells them back
+/// through the parser; its name-taking methods must never be called.
+final class IDRecorder: XMLStreamDelegate {
+    var lines: [String] = []
+    var calledByName = 0
+
+    func startElement(_ name: XMLName, parser: XMLPushParser) throws { calledByName += 1 }
+    func endElement(_ name: XMLName, parser: XMLPushParser) throws { calledByName += 1 }
+
+    func startElement(id: Int, parser: XMLPushParser) throws {
+        let namespace = parser.namespaceID < 0 ? "" : " {\(parser.internedName(parser.namespaceID))}"
+        if parser.namespaceID != (parser.namespace?.id ?? -1) { lines.append("namespace id and name disagree") }
+        var bytes: [UInt8] = []
+        var found: [(nameID: Int, range: Range<Int>)] = []
+        parser.appendAttributes(to: &bytes) { found.append(($0, $1)) }
+        let attributes = found.map { attribute in
+            " \(parser.internedName(attribute.nameID))=\(String(decoding: bytes[attribute.range], as: UTF8.self))"
+        }.joined()
+        lines.append("start \(parser.name(id: id))\(namespace)\(attributes)")
+    }
+
+    func endElement(id: Int, parser: XMLPushParser) throws {
+        lines.append("end \(parser.internedName(id))")
+    }
+}
+
 @Suite struct XMLPushParserStreamedTextTests {
     /// A document with entities, character references, CDATA, namespaces and more distinct names (1,400) than the
     /// parser's name cache takes (half its 1,024 slots: the later names are found in the dictionary).
@@ -75,6 +101,31 @@ final class StreamingRecorder: XMLStreamDelegate {
         #expect(recorder.lines.contains("text \"<raw>été\""))
         #expect(recorder.conflicts.isEmpty)
         #expect(recorder.namesByID.count >= 702)
+    }
+
+    @Test(arguments: [1, 64, nil] as [Int?])
+    func aDelegateTakingIDsSeesWhatOneTakingNamesSees(chunk: Int?) throws {
+        let byName = StreamingRecorder()
+        let byID = IDRecorder()
+        for delegate in [byName, byID] as [any XMLStreamDelegate] {
+            let parser = try XMLPushParser(delegate: delegate)
+            let size = chunk ?? Self.document.count
+            var offset = 0
+            while offset < Self.document.count {
+                try parser.feed(Self.document[offset..<min(Self.document.count, offset + size)])
+                offset += size
+            }
+            try parser.finish()
+        }
+        #expect(byID.calledByName == 0)
+        #expect(byID.lines.count == byName.lines.count)
+        #expect(byID.lines.prefix(3) == ["start r {urn:a}", "start x {urn:b}", "end x"])
+        #expect(byID.lines.contains("start e7 {urn:a} k7=v"))
+        // Without attributes the two agree line for line (the name-taking recorder does not list attributes).
+        let withoutAttributes = byID.lines.map { line in
+            line.range(of: " k").map { String(line[..<$0.lowerBound]) } ?? line
+        }
+        #expect(withoutAttributes == byName.lines)
     }
 
     @Test func capturedTextWinsOverStreaming() throws {

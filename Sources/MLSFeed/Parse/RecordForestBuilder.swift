@@ -58,7 +58,7 @@ struct RecordForestBuilder {
     mutating func addAttributes(of parser: XMLPushParser) {
         var added: Int32 = 0
         parser.appendAttributes(to: &attributeBytes) { name, range in
-            attributes.append(RecordForest.Attribute(name: Int32(name.id), valueStart: Int32(range.lowerBound),
+            attributes.append(RecordForest.Attribute(name: Int32(name), valueStart: Int32(range.lowerBound),
                                                      valueEnd: Int32(range.upperBound)))
             added += 1
         }

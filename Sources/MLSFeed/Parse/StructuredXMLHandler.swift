@@ -95,17 +95,26 @@ final class StructuredXMLHandler: RecordHandler {
     private var pathTexts: [String] = []
 
     func startElement(_ name: XMLName, parser: XMLPushParser) throws {
+        try startElement(id: name.id, parser: parser)
+    }
+
+    func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+        try endElement(id: name.id, parser: parser)
+    }
+
+    /// A start tag, by its name's id: no `XMLName` (and no retain of its string) per element.
+    func startElement(id nameID: Int, parser: XMLPushParser) throws {
         depth += 1
         if !sawRoot {
             sawRoot = true
             report.generated = parser.attribute("generated")
-            if name.string == "RETS" { try readReply(parser) }
+            if parser.internedName(nameID) == "RETS" { try readReply(parser) }
         }
         if skipping != nil { return }
-        let id = Int32(name.id)
+        let id = Int32(nameID)
         if recordRoot == nil && outside.count == 1 && names(outside[0]) == "RETS" {
             // A RETS reply's trailer, as COMPACT replies have it (STANDARD-XML, CREA DDF).
-            switch name.string {
+            switch parser.internedName(nameID) {
             case "COUNT":
                 if let records = parser.attribute("Records") {
                     let (line, column) = parser.startTagPosition
@@ -139,7 +148,8 @@ final class StructuredXMLHandler: RecordHandler {
         checkSize(parser, recordStillOpen: true)
     }
 
-    func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+    /// An end tag, by its name's id.
+    func endElement(id nameID: Int, parser: XMLPushParser) throws {
         defer { depth -= 1 }
         if let skipped = skipping {
             if depth == skipped {
