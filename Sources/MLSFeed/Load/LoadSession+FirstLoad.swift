@@ -48,16 +48,24 @@ extension LoadSession {
     }
 
     /// Copies the listings of `records` whose MLS number is new to the run straight into `listings`; returns the
-    /// records left to stage (repeats, agents, records without a content hash). Updates `firstLoad` in place (its
-    /// filter is 8 MiB: a copy per batch would cost more than the batch).
-    func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection) throws -> [NormalizedRecord] {
-        let (first, rest) = records.split { record in
-            guard record.entity == .listing, let key = record.key, !record.contentHash.isEmpty else { return false }
-            return firstLoad?.keys.insert(key) == true
+    /// indices of the records left to stage (repeats, agents, records without a content hash), in order. Updates
+    /// `firstLoad` in place (its filter is 8 MiB: a copy per batch would cost more than the batch).
+    func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection) throws -> [Int] {
+        var first: [Int] = []
+        var rest: [Int] = []
+        first.reserveCapacity(records.count)
+        records.withUnsafeBufferPointer { records in
+            for i in records.indices {
+                if records[i].entity == .listing, let key = records[i].key, !records[i].contentHash.isEmpty,
+                   firstLoad?.keys.insert(key) == true {
+                    first.append(i)
+                } else {
+                    rest.append(i)
+                }
+            }
         }
         guard !first.isEmpty else { return rest }
-        let source = options.source
-        let copied = try copy(first, StagingTables.copyIntoListings, first: .source(source),
+        let copied = try copy(records, only: first, StagingTables.copyIntoListings, first: .source(options.source),
                               last: [runID, runID], staging: false, data)
         firstLoad?.copied += copied
         return rest
