@@ -74,6 +74,17 @@ final class IDRecorder: XMLStreamDelegate {
         return Array((xml + "</r>").utf8)
     }()
 
+    /// Feeds `document` to `parser` in pieces of `chunk` bytes (nil: whole), then finishes.
+    static func feed(_ parser: XMLPushParser, chunk: Int?) throws {
+        let size = chunk ?? document.count
+        var offset = 0
+        while offset < document.count {
+            try parser.feed(document[offset..<min(document.count, offset + size)])
+            offset += size
+        }
+        try parser.finish()
+    }
+
     @Test(arguments: [1, 3, 64, 4096, nil] as [Int?])
     func streamedTextEqualsCapturedTextAndNamesKeepTheirIDs(chunk: Int?) throws {
         let captured = parse(Self.document, chunk: chunk)
@@ -81,13 +92,7 @@ final class IDRecorder: XMLStreamDelegate {
         let recorder = StreamingRecorder()
         let parser = try XMLPushParser(delegate: recorder)
         parser.streamsText = true
-        let size = chunk ?? Self.document.count
-        var offset = 0
-        while offset < Self.document.count {
-            try parser.feed(Self.document[offset..<min(Self.document.count, offset + size)])
-            offset += size
-        }
-        try parser.finish()
+        try Self.feed(parser, chunk: chunk)
         // Compared without attributes and positions (captured) and namespaces (streamed): names and text only.
         func startTagName(_ line: String) -> String {
             line.hasPrefix("start ") ? line.split(separator: " ").prefix(2).joined(separator: " ") : line
@@ -108,14 +113,7 @@ final class IDRecorder: XMLStreamDelegate {
         let byName = StreamingRecorder()
         let byID = IDRecorder()
         for delegate in [byName, byID] as [any XMLStreamDelegate] {
-            let parser = try XMLPushParser(delegate: delegate)
-            let size = chunk ?? Self.document.count
-            var offset = 0
-            while offset < Self.document.count {
-                try parser.feed(Self.document[offset..<min(Self.document.count, offset + size)])
-                offset += size
-            }
-            try parser.finish()
+            try Self.feed(XMLPushParser(delegate: delegate), chunk: chunk)
         }
         #expect(byID.calledByName == 0)
         #expect(byID.lines.count == byName.lines.count)
