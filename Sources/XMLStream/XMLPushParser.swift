@@ -58,11 +58,14 @@ public final class XMLPushParser {
     /// Kept behind `namespaceID` (another module reading the stored property checks exclusivity at run time,
     /// about 60 instructions an element).
     @exclusivity(unchecked) private var currentNamespace = -1
+    /// The last namespace URI a start tag had (a pointer libxml2's dictionary owns) and its id.
+    @exclusivity(unchecked) private var lastNamespace = CachedName()
     /// Attributes of the start tag being reported (valid during `startElement` only).
     @exclusivity(unchecked) private var currentAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     @exclusivity(unchecked) private var currentAttributeCount = 0
-    /// Lines of the open elements' start tags, innermost last (for the message about a truncated document).
-    @exclusivity(unchecked) private var openLines: [Int] = []
+    /// The open elements, innermost last: their start tags' lines (for the message about a truncated document) and
+    /// their names' ids (an end tag is reported with its start tag's id, not looked up again).
+    @exclusivity(unchecked) private var openElements: [OpenElement] = []
     @exclusivity(unchecked) private var sawElement = false
 
     /// Creates a parser; `encoding` (e.g. `ISO-8859-1`) overrides what the document declares.
@@ -233,24 +236,25 @@ public final class XMLPushParser {
         return result
     }
 
-    /// During `startElement`: appends each attribute's value (decoded, UTF-8) to `bytes` and calls `body` with the
-    /// attribute's interned name's id (`XMLName.id`) and the range its value took, in document order. No String
-    /// per attribute.
-    public func appendAttributes(to bytes: inout [UInt8], _ body: (_ nameID: Int, Range<Int>) -> Void) {
+    /// During `startElement`: how many attributes the start tag has.
+    public var attributeCount: Int { currentAttributeCount }
+
+    /// During `startElement`: calls `body` with each attribute's interned name's id (`XMLName.id`) and its value
+    /// (decoded, UTF-8), in document order. No String per attribute; the span lives for the call only.
+    public func forEachAttribute(_ body: (_ nameID: Int, _ value: Span<UInt8>) -> Void) {
         guard let attributes = currentAttributes else { return }
         for index in 0..<currentAttributeCount {
             guard let localName = attributes[index * 5], let start = attributes[index * 5 + 3],
                   let end = attributes[index * 5 + 4] else { continue }
-            let from = bytes.count
             let raw = UnsafeBufferPointer(start: start, count: end - start)
+            let id = lookUp(localName)
             if raw.contains(UInt8(ascii: "&")) {
                 // Without entity substitution libxml2 hands every `&` of an attribute value over as `&#38;`.
-                let text = String(decoding: raw, as: UTF8.self).replacing("&#38;", with: "&")
-                bytes.append(contentsOf: text.utf8)
+                let text = Array(String(decoding: raw, as: UTF8.self).replacing("&#38;", with: "&").utf8)
+                text.withUnsafeBufferPointer { body(id, $0.span) }
             } else {
-                bytes.append(contentsOf: raw)
+                body(id, raw.span)
             }
-            body(lookUp(localName), from..<bytes.count)
         }
     }
 
@@ -349,7 +353,7 @@ public final class XMLPushParser {
         if !sawElement { return XMLStreamError("Document is empty (no root element)", line: error.line,
                                                column: error.column) }
         guard let open = context.pointee.name,
-              let line = openLines.last else { return error }
+              let line = openElements.last?.line else { return error }
         let message = "Premature end of data in tag \(String(cString: open)) line \(line)"
         return XMLStreamError(message, line: error.line, column: error.column)
     }
@@ -411,21 +415,41 @@ public final class XMLPushParser {
         guard failure == nil, let localName else { return }
         currentAttributes = attributes
         currentAttributeCount = Int(count)
-        currentNamespace = uri.map(lookUp) ?? -1
-        openLines.append(Int(context.pointee.input?.pointee.line ?? 0))
+        if let uri {
+            // Nearly every element of a document is in the namespace of the one before: a one-entry cache.
+            if UnsafeRawPointer(uri) == lastNamespace.pointer {
+                currentNamespace = lastNamespace.id
+            } else {
+                currentNamespace = lookUp(uri)
+                if xmlDictOwns(context.pointee.dict, uri) == 1 {
+                    lastNamespace = CachedName(pointer: UnsafeRawPointer(uri), id: currentNamespace)
+                }
+            }
+        } else {
+            currentNamespace = -1
+        }
+        let id = lookUp(localName)
+        openElements.append(OpenElement(line: Int(context.pointee.input?.pointee.line ?? 0), id: id))
         sawElement = true
         defer {
             currentAttributes = nil
             currentAttributeCount = 0
             currentNamespace = -1
         }
-        do { try delegate.startElement(id: lookUp(localName), parser: self) } catch { fail(error) }
+        do { try delegate.startElement(id: id, parser: self) } catch { fail(error) }
     }
 
     fileprivate func handleEnd(_ localName: UnsafePointer<xmlChar>?) {
         guard failure == nil, let localName else { return }
-        if !openLines.isEmpty { openLines.removeLast() }
-        do { try delegate.endElement(id: lookUp(localName), parser: self) } catch { fail(error) }
+        // libxml2 reports an end tag only for the element it closes (a mismatched one is a fatal error).
+        let id = openElements.popLast()?.id ?? lookUp(localName)
+        do { try delegate.endElement(id: id, parser: self) } catch { fail(error) }
+    }
+
+    /// An element whose end tag is still to come.
+    private struct OpenElement {
+        var line: Int
+        var id: Int
     }
 
     fileprivate func handleCharacters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
