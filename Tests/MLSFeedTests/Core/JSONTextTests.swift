@@ -99,4 +99,20 @@ import Testing
     @Test func pairsKeepEverything() {
         #expect(JSONText.pairs([RawField("a", ""), RawField("a", "x")]) == #"[["a",""],["a","x"]]"#)
     }
+
+    /// The eight-bytes-at-a-time plain test agrees with a byte at a time for every byte value at every place of
+    /// buffers of lengths around the word size, among plain bytes at the edges of the plain range and between.
+    @Test(arguments: [1, 7, 8, 9, 16, 17], [0x20, 0x61, 0x7F] as [UInt8])
+    func plainTextIsFoundWordAtATimeExactly(length: Int, filler: UInt8) {
+        for place in 0..<length {
+            for value in 0...255 {
+                var bytes = [UInt8](repeating: filler, count: length)
+                bytes[place] = UInt8(value)
+                let expected = value >= 0x20 && value < 0x80 && value != 0x22 && value != 0x5C
+                #expect(bytes.withUnsafeBufferPointer { JSONText.isPlain($0) } == expected,
+                        "byte \(value) at \(place) of \(length)")
+            }
+        }
+        #expect([UInt8]().withUnsafeBufferPointer { JSONText.isPlain($0) })
+    }
 }
