@@ -2,7 +2,7 @@ import Foundation
 
 /// The records of one batch of a structured feed (nested XML, JSON) as compact trees over two byte buffers.
 ///
-/// Built on the parser's thread (`RecordForest.Builder`), then read only: by the extractor that turns each tree into
+/// Built on the parser's thread (`RecordForestBuilder`), then read only: by the extractor that turns each tree into
 /// a raw record, and later by a reject that keeps its record whole. Names are interned ids into `names`; text and
 /// attribute values are byte ranges, so a record of fifty elements costs fifty small structs, not fifty Strings.
 final class RecordForest: @unchecked Sendable {
@@ -47,33 +47,39 @@ final class RecordForest: @unchecked Sendable {
     /// (from 0 for the first).
     let keyBytes: [UInt8]
     let keyEnds: [Int32]
-    let nodes: [Node]
-    let attributes: [Attribute]
-    let text: [UInt8]
-    let attributeBytes: [UInt8]
+    /// Views of `buffers`, valid as long as the forest (which owns them until it dies).
+    let nodes: UnsafeBufferPointer<Node>
+    let attributes: UnsafeBufferPointer<Attribute>
+    let text: UnsafeBufferPointer<UInt8>
+    let attributeBytes: UnsafeBufferPointer<UInt8>
 
+    /// The memory behind the views, freed (or given to `spares`) in `deinit`; read only while the forest lives.
+    private let buffers: Buffers
     /// Where the buffers go when the last record of the batch lets go of the forest (nil: freed).
     private let spares: Spares?
 
-    init(names: [String], nodes: [Node], attributes: [Attribute], text: [UInt8], attributeBytes: [UInt8],
-         keys: Keys? = nil, spares: Spares? = nil) {
+    /// The forest over `buffers`, which it owns from now on (no builder may add to them any more).
+    init(names: [String], buffers: Buffers, keys: Keys? = nil, spares: Spares? = nil) {
         var keys = keys ?? Keys()
         keys.add(names)
         self.names = names
         keyBytes = keys.bytes
         keyEnds = keys.ends
-        self.nodes = nodes
-        self.attributes = attributes
-        self.text = text
-        self.attributeBytes = attributeBytes
+        self.buffers = buffers
+        nodes = buffers.nodes.elements
+        attributes = buffers.attributes.elements
+        text = buffers.text.elements
+        attributeBytes = buffers.attributeBytes.elements
         self.spares = spares
     }
 
     deinit {
-        // The arrays are still this forest's too until `deinit` returns: a builder taking them in that instant gets
-        // copies (`removeAll(keepingCapacity:)` on a shared buffer), never the same storage.
-        spares?.give(Buffers(nodes: nodes, attributes: attributes, text: text, attributeBytes: attributeBytes))
+        // Nothing reads the views once the forest is going: the buffers may serve the builder's next batch.
+        if spares?.give(buffers) != true { buffers.deallocate() }
     }
+
+    /// Capacity of the text buffer (how much a batch built in this forest's buffers could hold without growing).
+    var textCapacity: Int { buffers.text.capacity }
 
     /// Names JSON-escaped once, not at every key written; names only grow, so a builder keeps one and adds to it.
     struct Keys {
@@ -89,12 +95,38 @@ final class RecordForest: @unchecked Sendable {
         }
     }
 
-    /// The four buffers of a forest.
-    struct Buffers {
-        var nodes: [Node]
-        var attributes: [Attribute]
-        var text: [UInt8]
-        var attributeBytes: [UInt8]
+    /// The four buffers of a forest, in memory whoever holds them owns: a builder while it fills them, then the
+    /// forest made of them, then `Spares` until a builder takes them again. The owner frees them (`deallocate`).
+    struct Buffers: @unchecked Sendable {
+        // @unchecked: filled by one builder (one thread) until a forest takes them, then only read.
+        var nodes: GrowableBuffer<Node>
+        var attributes: GrowableBuffer<Attribute>
+        var text: GrowableBuffer<UInt8>
+        var attributeBytes: GrowableBuffer<UInt8>
+
+        /// Empty buffers with room for `nodes`, `attributes`, `text` and `attributeBytes` elements.
+        init(nodes: Int = 0, attributes: Int = 0, text: Int = 0, attributeBytes: Int = 0) {
+            self.nodes = GrowableBuffer(capacity: nodes)
+            self.attributes = GrowableBuffer(capacity: attributes)
+            self.text = GrowableBuffer(capacity: text)
+            self.attributeBytes = GrowableBuffer(capacity: attributeBytes)
+        }
+
+        /// Frees the four buffers: the owner's last use of them.
+        func deallocate() {
+            nodes.deallocate()
+            attributes.deallocate()
+            text.deallocate()
+            attributeBytes.deallocate()
+        }
+
+        /// Forgets what the buffers hold, keeping their memory.
+        mutating func removeAll() {
+            nodes.removeAll()
+            attributes.removeAll()
+            text.removeAll()
+            attributeBytes.removeAll()
+        }
     }
 
     /// Buffers of forests no record holds any more, kept for the builder's next batches.
@@ -109,17 +141,23 @@ final class RecordForest: @unchecked Sendable {
         private let lock = NSLock()
         private var kept: [Buffers] = []
 
-        func give(_ buffers: Buffers) {
-            lock.withLock { if kept.count < Self.limit { kept.append(buffers) } }
+        deinit {
+            for buffers in kept { buffers.deallocate() }
         }
 
-        /// A set of buffers, emptied, or nil when none waits.
+        /// Keeps `buffers` (true: they are the spares' now), unless enough wait already (false: still the caller's).
+        func give(_ buffers: Buffers) -> Bool {
+            lock.withLock {
+                guard kept.count < Self.limit else { return false }
+                kept.append(buffers)
+                return true
+            }
+        }
+
+        /// A set of buffers, emptied, or nil when none waits; the caller owns them.
         func take() -> Buffers? {
             guard var buffers = lock.withLock({ kept.popLast() }) else { return nil }
-            buffers.nodes.removeAll(keepingCapacity: true)
-            buffers.attributes.removeAll(keepingCapacity: true)
-            buffers.text.removeAll(keepingCapacity: true)
-            buffers.attributeBytes.removeAll(keepingCapacity: true)
+            buffers.removeAll()
             return buffers
         }
     }
@@ -164,12 +202,13 @@ final class RecordForest: @unchecked Sendable {
     }
 
     func string(_ range: Range<Int>) -> String {
-        range.isEmpty ? "" : String(decoding: text[range], as: UTF8.self)
+        range.isEmpty ? "" : String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
     }
 
     func attributeValue(_ attribute: Attribute) -> String {
         let range = Int(attribute.valueStart)..<Int(attribute.valueEnd)
-        return range.isEmpty ? "" : String(decoding: attributeBytes[range], as: UTF8.self)
+        return range.isEmpty ? "" : String(decoding: UnsafeBufferPointer(rebasing: attributeBytes[range]),
+                                           as: UTF8.self)
     }
 
     /// The index in `attributes` of `node`'s attribute named `name`, if it has one.

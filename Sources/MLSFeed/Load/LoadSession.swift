@@ -225,7 +225,7 @@ package final class LoadSession: @unchecked Sendable {
         let seenCount = kept.withUnsafeBufferPointer { kept in
             kept.indices.reduce(0) { $0 + (kept[$1].isRecognisedKey ? 1 : 0) }
         }
-        var staged = seenCount == 0 ? kept : kept.filter { !$0.isRecognisedKey }
+        let staged = seenCount == 0 ? kept : kept.filter { !$0.isRecognisedKey }
         if !deletions.isEmpty {
             deletedListings += try data.enqueueCopy(
                 "COPY deleted_listings (listing_id, modification_timestamp, ordinal) FROM STDIN"

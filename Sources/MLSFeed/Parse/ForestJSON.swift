@@ -12,7 +12,7 @@
 /// without a `String` in between, so writing a record allocates little more than its output.
 struct ForestJSON {
     private let forest: RecordForest
-    private let nodes: [RecordForest.Node]
+    private let nodes: UnsafeBufferPointer<RecordForest.Node>
     private let keyBytes: [UInt8]
     private let keyEnds: [Int32]
     /// Names always written as arrays.
@@ -84,7 +84,8 @@ struct ForestJSON {
         switch element.kind {
         case .number, .boolean:
             if isTextSkipped(node) { return false }
-            out.append(contentsOf: forest.text[Int(element.textStart)..<Int(element.textEnd)])
+            let range = Int(element.textStart)..<Int(element.textEnd)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: forest.text[range]))
             return true
         case .null:
             if isTextSkipped(node) { return false }
@@ -123,10 +124,8 @@ struct ForestJSON {
             let attribute = forest.attributes[Int(index)]
             appendKey(attribute.name, attribute: true, members: &members, to: &out)
             out.append(0x22)
-            forest.attributeBytes.withUnsafeBufferPointer { bytes in
-                let value = Int(attribute.valueStart)..<Int(attribute.valueEnd)
-                JSONText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[value]), to: &out)
-            }
+            let value = Int(attribute.valueStart)..<Int(attribute.valueEnd)
+            JSONText.appendEscaped(UnsafeBufferPointer(rebasing: forest.attributeBytes[value]), to: &out)
             out.append(0x22)
         }
         var childCount = 0
@@ -255,19 +254,18 @@ struct ForestJSON {
     private func appendOwnText(of node: Int32, members: inout Int, to out: inout [UInt8]) {
         let element = nodes[Int(node)]
         var blank = true
-        forest.text.withUnsafeBufferPointer { text in
-            forEachDirectRange(of: element) { range in
-                if blank && !text[range].allSatisfy(Self.isXMLSpace) { blank = false }
-            }
-            guard !blank else { return }
-            if members > 0 { out.append(0x2C) }
-            out.append(contentsOf: "\"#text\":\"".utf8)
-            members += 1
-            forEachDirectRange(of: element) { range in
-                JSONText.appendEscaped(UnsafeBufferPointer(rebasing: text[range]), to: &out)
-            }
-            out.append(0x22)
+        let text = forest.text
+        forEachDirectRange(of: element) { range in
+            if blank && !Self.isBlank(UnsafeBufferPointer(rebasing: text[range])) { blank = false }
         }
+        guard !blank else { return }
+        if members > 0 { out.append(0x2C) }
+        out.append(contentsOf: "\"#text\":\"".utf8)
+        members += 1
+        forEachDirectRange(of: element) { range in
+            JSONText.appendEscaped(UnsafeBufferPointer(rebasing: text[range]), to: &out)
+        }
+        out.append(0x22)
     }
 
     /// Calls `body` with each range of `element`'s own text (what its children's spans leave out), in order.
@@ -283,16 +281,17 @@ struct ForestJSON {
         if Int(element.textEnd) > cursor { body(cursor..<Int(element.textEnd)) }
     }
 
-    private static func isXMLSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    /// Whether `bytes` are all XML white space (space, tab, line feed, carriage return): one shift and test a byte.
+    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let spaces: UInt64 = 1 << 0x20 | 1 << 0x0D | 1 << 0x0A | 1 << 0x09
+        for byte in bytes where byte > 0x20 || spaces >> byte & 1 == 0 { return false }
+        return true
     }
 
     /// Appends the text bytes `range` as a JSON string.
     private func appendString(_ range: Range<Int>, to out: inout [UInt8]) {
         out.append(0x22)
-        forest.text.withUnsafeBufferPointer { text in
-            JSONText.appendEscaped(UnsafeBufferPointer(rebasing: text[range]), to: &out)
-        }
+        JSONText.appendEscaped(UnsafeBufferPointer(rebasing: forest.text[range]), to: &out)
         out.append(0x22)
     }
 }

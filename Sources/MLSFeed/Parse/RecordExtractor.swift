@@ -145,10 +145,8 @@ struct RecordExtractor: Sendable {
         group.conditions.allSatisfy { condition in
             guard let first = firstMatch(condition.path, in: forest, from: element).first else { return false }
             // The bytes of a leaf or an attribute, when both they and the value are ASCII: no `String` made.
-            func admitsASCII(_ bytes: [UInt8], _ start: Int32, _ end: Int32) -> Bool? {
-                bytes.withUnsafeBufferPointer {
-                    condition.admitsASCII(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]))
-                }
+            func admitsASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int32, _ end: Int32) -> Bool? {
+                condition.admitsASCII(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]))
             }
             let ascii: Bool?
             switch first {

@@ -2,121 +2,133 @@ import JSONStream
 import XMLStream
 
 /// Builds a `RecordForest` from element events on the parser's thread: open, text, attributes, close.
-struct RecordForestBuilder {
-    private(set) var nodes: [RecordForest.Node] = []
-    private(set) var attributes: [RecordForest.Attribute] = []
-    private(set) var text: [UInt8] = []
-    private(set) var attributeBytes: [UInt8] = []
+///
+/// A class over `GrowableBuffer`s (its forest's buffers and the open elements' stacks): every event appends to
+/// memory it owns, with no array's uniqueness or capacity bookkeeping (about a third of the parser thread's own
+/// instructions in a syndication feed went to those). Driven by one thread; a forest it hands out is read only.
+final class RecordForestBuilder {
+    /// The buffers of the forest being built (this builder's to free until a forest takes them).
+    @exclusivity(unchecked) private var buffers = RecordForest.Buffers()
     /// The open elements, innermost last, and the last child of each so far (-1: none yet).
-    private(set) var open: [Int32] = []
-    private var openLastChild: [Int32] = []
+    @exclusivity(unchecked) private var openNodes = GrowableBuffer<Int32>()
+    @exclusivity(unchecked) private var openLastChild = GrowableBuffer<Int32>()
     /// Buffers of this builder's forests that no record holds any more.
     private let spares = RecordForest.Spares()
     /// The names of the forests so far, escaped as JSON keys.
     private var keys = RecordForest.Keys()
 
+    deinit {
+        buffers.deallocate()
+        openNodes.deallocate()
+        openLastChild.deallocate()
+    }
+
+    /// The nodes built so far (valid until the next event).
+    var nodes: UnsafeBufferPointer<RecordForest.Node> { buffers.nodes.elements }
+
+    /// Whether no element is open (between records).
+    var nothingOpen: Bool { openNodes.isEmpty }
+
     /// Bytes held so far (text and attribute values), for sizing batches and bounding records.
-    var byteCount: Int { text.count + attributeBytes.count }
+    var byteCount: Int { buffers.text.count + buffers.attributeBytes.count }
 
     /// Opens an element (a record's root when nothing is open) and returns its index.
     @discardableResult
-    mutating func open(name: Int32, namespace: Int32 = -1, kind: RecordForest.Kind = .element,
-                       inArray: Bool = false) -> Int32 {
-        let index = Int32(nodes.count)
-        nodes.append(RecordForest.Node(name: name, namespace: namespace, textStart: Int32(text.count),
-                                       textEnd: Int32(text.count), attributeStart: Int32(attributes.count),
-                                       kind: kind, inArray: inArray))
-        if let parent = open.last {
-            let last = openLastChild[openLastChild.count - 1]
-            if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[Int(parent)].firstChild = index }
-            openLastChild[openLastChild.count - 1] = index
+    func open(name: Int32, namespace: Int32 = -1, kind: RecordForest.Kind = .element,
+              inArray: Bool = false) -> Int32 {
+        let index = Int32(buffers.nodes.count)
+        let textCount = Int32(buffers.text.count)
+        buffers.nodes.append(RecordForest.Node(name: name, namespace: namespace, textStart: textCount,
+                                               textEnd: textCount, attributeStart: Int32(buffers.attributes.count),
+                                               kind: kind, inArray: inArray))
+        if let parent = openNodes.last {
+            let depth = openLastChild.count - 1
+            let last = openLastChild[depth]
+            if last >= 0 {
+                buffers.nodes[Int(last)].nextSibling = index
+            } else {
+                buffers.nodes[Int(parent)].firstChild = index
+            }
+            openLastChild[depth] = index
         }
-        open.append(index)
+        openNodes.append(index)
         openLastChild.append(-1)
         return index
     }
 
     /// Appends a borrowed span of text to the open element.
-    mutating func append(span: Span<UInt8>) {
-        text.append(span: span)
+    func append(span: Span<UInt8>) {
+        span.withUnsafeBufferPointer { append($0) }
     }
 
     /// Appends text to the open element.
-    mutating func append<Bytes: Collection>(text bytes: Bytes) where Bytes.Element == UInt8 {
-        text.append(contentsOf: bytes)
+    func append(text bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Appends `bytes` to the innermost open element's text.
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffers.text.append(contentsOf: bytes)
     }
 
     /// Adds an attribute to the element just opened (before its first child or text).
-    mutating func addAttribute<Bytes: Collection>(name: Int32, value: Bytes) where Bytes.Element == UInt8 {
-        let start = Int32(attributeBytes.count)
-        attributeBytes.append(contentsOf: value)
-        attributes.append(RecordForest.Attribute(name: name, valueStart: start, valueEnd: Int32(attributeBytes.count)))
-        if let current = open.last { nodes[Int(current)].attributeCount += 1 }
+    func addAttribute(name: Int32, value: [UInt8]) {
+        let start = Int32(buffers.attributeBytes.count)
+        value.withUnsafeBufferPointer { buffers.attributeBytes.append(contentsOf: $0) }
+        buffers.attributes.append(RecordForest.Attribute(name: name, valueStart: start,
+                                                         valueEnd: Int32(buffers.attributeBytes.count)))
+        if let current = openNodes.last { buffers.nodes[Int(current)].attributeCount += 1 }
     }
 
     /// Adds the attributes of the start tag `parser` is reporting to the element just opened.
-    mutating func addAttributes(of parser: XMLPushParser) {
+    func addAttributes(of parser: XMLPushParser) {
+        guard parser.attributeCount > 0 else { return }
         var added: Int32 = 0
-        parser.appendAttributes(to: &attributeBytes) { name, range in
-            attributes.append(RecordForest.Attribute(name: Int32(name), valueStart: Int32(range.lowerBound),
-                                                     valueEnd: Int32(range.upperBound)))
+        parser.forEachAttribute { name, value in
+            let start = Int32(buffers.attributeBytes.count)
+            value.withUnsafeBufferPointer { buffers.attributeBytes.append(contentsOf: $0) }
+            buffers.attributes.append(RecordForest.Attribute(name: Int32(name), valueStart: start,
+                                                             valueEnd: Int32(buffers.attributeBytes.count)))
             added += 1
         }
-        if let current = open.last { nodes[Int(current)].attributeCount += added }
+        if let current = openNodes.last { buffers.nodes[Int(current)].attributeCount += added }
     }
 
     /// Closes the innermost open element; returns it.
     @discardableResult
-    mutating func close() -> Int32 {
-        let index = open.removeLast()
+    func close() -> Int32 {
+        let index = openNodes.removeLast()
         openLastChild.removeLast()
-        nodes[Int(index)].textEnd = Int32(text.count)
+        buffers.nodes[Int(index)].textEnd = Int32(buffers.text.count)
         return index
     }
 
     /// Changes what a node holds (an element found to be an empty JSON object).
-    mutating func setKind(_ kind: RecordForest.Kind, of node: Int32) {
-        nodes[Int(node)].kind = kind
+    func setKind(_ kind: RecordForest.Kind, of node: Int32) {
+        buffers.nodes[Int(node)].kind = kind
     }
 
     /// Forgets a record being built (from its root `root` on), e.g. one that grew past the size limit.
-    mutating func discard(from root: Int32) {
-        let node = nodes[Int(root)]
-        nodes.removeSubrange(Int(root)...)
-        attributes.removeSubrange(Int(node.attributeStart)...)
-        text.removeSubrange(Int(node.textStart)...)
-        open.removeAll()
+    func discard(from root: Int32) {
+        let node = buffers.nodes[Int(root)]
+        buffers.nodes.truncate(to: Int(root))
+        buffers.attributes.truncate(to: Int(node.attributeStart))
+        buffers.text.truncate(to: Int(node.textStart))
+        openNodes.removeAll()
         openLastChild.removeAll()
-        if let lastAttribute = attributes.last {
-            attributeBytes.removeSubrange(Int(lastAttribute.valueEnd)...)
-        } else {
-            attributeBytes.removeAll(keepingCapacity: true)
-        }
+        buffers.attributeBytes.truncate(to: Int(buffers.attributes.last?.valueEnd ?? 0))
     }
 
     /// The forest built so far (no element may be open), with `names`; the builder starts empty again, in the
-    /// buffers of a spent forest when one is back (`RecordForest.Spares`).
-    mutating func take(names: [String]) -> RecordForest {
-        precondition(open.isEmpty, "a record is still open")
+    /// buffers of a spent forest when one is back (`RecordForest.Spares`), else in new ones sized like these.
+    func take(names: [String]) -> RecordForest {
+        precondition(openNodes.isEmpty, "a record is still open")
         keys.add(names)
-        let forest = RecordForest(names: names, nodes: nodes, attributes: attributes, text: text,
-                                  attributeBytes: attributeBytes, keys: keys, spares: spares)
-        if let spare = spares.take() {
-            nodes = spare.nodes
-            attributes = spare.attributes
-            text = spare.text
-            attributeBytes = spare.attributeBytes
-            return forest
-        }
-        let capacity = (nodes.count, attributes.count, text.count, attributeBytes.count)
-        nodes = []
-        nodes.reserveCapacity(capacity.0)
-        attributes = []
-        attributes.reserveCapacity(capacity.1)
-        text = []
-        text.reserveCapacity(capacity.2)
-        attributeBytes = []
-        attributeBytes.reserveCapacity(capacity.3)
+        let full = buffers
+        let forest = RecordForest(names: names, buffers: full, keys: keys, spares: spares)
+        buffers = spares.take() ?? RecordForest.Buffers(nodes: full.nodes.count, attributes: full.attributes.count,
+                                                         text: full.text.count,
+                                                         attributeBytes: full.attributeBytes.count)
         return forest
     }
 }

@@ -15,7 +15,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     private var failure: InputError?
     private(set) var report = ParseReport()
 
-    @exclusivity(unchecked) private var builder = RecordForestBuilder()
+    private let builder = RecordForestBuilder()
     private var names: [String] = []
     private var nameIDs: [[UInt8]: Int32] = [:]
     /// The interned names' bytes back to back (`nameBytes[nameRanges[id]]`), to check a cached key without a hash.
@@ -393,7 +393,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     }
 
     private func submit(inBackground: Bool) {
-        guard !pending.isEmpty, builder.open.isEmpty else { return }
+        guard !pending.isEmpty, builder.nothingOpen else { return }
         let batch = StructuredXMLHandler.Batch(forest: builder.take(names: names), entries: pending)
         pending = []
         converter.submit(batch, count: batch.entries.count, inBackground: inBackground)

@@ -32,7 +32,7 @@ final class StructuredXMLHandler: RecordHandler {
 
     /// Names of the open elements outside any record, outermost first.
     @exclusivity(unchecked) private var outside: [Int32] = []
-    @exclusivity(unchecked) private var builder = RecordForestBuilder()
+    private let builder = RecordForestBuilder()
     /// The open record's root (in `builder`), its start position, its depth in the document and the bytes the
     /// builder held before it.
     @exclusivity(unchecked) private var recordRoot: Int32?

@@ -4,30 +4,30 @@ import Testing
 /// The builder's batches: what a forest holds, and the buffers of a spent forest serving a later batch.
 @Suite struct RecordForestBuilderTests {
     /// One record `<a b="1">text</a>`.
-    static func build(_ text: String, into builder: inout RecordForestBuilder) {
+    static func build(_ text: String, into builder: RecordForestBuilder) {
         builder.open(name: 0)
         builder.addAttribute(name: 1, value: Array("1".utf8))
         builder.append(text: Array(text.utf8))
         builder.close()
     }
 
-    /// Buffers come back only once no record holds their forest (seen by the capacity a large first batch leaves
+    /// Storage comes back only once no record holds their forest (seen by the capacity a large first batch leaves
     /// in them), and the batch built in them holds its own content only.
     @Test func aSpentForestsBuffersServeALaterBatchOnlyOnceNothingHoldsIt() {
-        var builder = RecordForestBuilder()
+        let builder = RecordForestBuilder()
         let large = String(repeating: "x", count: 20_000)
-        Self.build(large, into: &builder)
+        Self.build(large, into: builder)
         var first: RecordForest? = builder.take(names: ["a", "b"])  // the builder reserves room for as much again
-        Self.build("second", into: &builder)
+        Self.build("second", into: builder)
         let second = builder.take(names: ["a", "b"])  // `first` is still held: fresh buffers, sized for "second"
-        Self.build("third", into: &builder)
-        #expect(second.text.capacity >= 20_000)
+        Self.build("third", into: builder)
+        #expect(second.textCapacity >= 20_000)
         first = nil  // its buffers are given back
         let third = builder.take(names: ["a", "b"])  // the builder now holds the first forest's buffers
-        #expect(third.text.capacity < 20_000)
-        Self.build("4th", into: &builder)
+        #expect(third.textCapacity < 20_000)
+        Self.build("4th", into: builder)
         let fourth = builder.take(names: ["a", "b"])
-        #expect(fourth.text.capacity >= 20_000)
+        #expect(fourth.textCapacity >= 20_000)
         #expect(fourth.nodes.count == 1 && fourth.attributes.count == 1 && fourth.text.count == 3)
         #expect(fourth.value(of: 0) == "4th")
         #expect(fourth.attributeValue(fourth.attributes[0]) == "1")
