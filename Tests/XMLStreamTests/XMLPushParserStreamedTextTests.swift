@@ -68,7 +68,8 @@ final class IDRecorder: XMLStreamDelegate {
     /// A document with entities, character references, CDATA, namespaces and more distinct names (1,400) than the
     /// parser's name cache takes (half its 1,024 slots: the later names are found in the dictionary).
     static let document: [UInt8] = {
-        var xml = #"<r xmlns="urn:a" xmlns:b="urn:b"><b:x>1 &amp; 2</b:x><y a="x &amp; y &#38; z"><![CDATA[<raw>]]>&#233;t&#xE9;</y>"#
+        var xml = #"<r xmlns="urn:a" xmlns:b="urn:b"><b:x>1 &amp; 2</b:x>"#
+            + #"<y a="x &amp; y &#38; z"><![CDATA[<raw>]]>&#233;t&#xE9;</y>"#
         for index in 0..<700 { xml += "<e\(index) k\(index)=\"v\">t\(index)</e\(index)>" }
         for index in stride(from: 699, through: 0, by: -7) { xml += "<e\(index)>again</e\(index)>" }
         return Array((xml + "</r>").utf8)
