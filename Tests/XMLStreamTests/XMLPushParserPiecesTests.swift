@@ -1,18 +1,15 @@
 import Testing
 import XMLStream
 
-/// libxml2 reads a chunk a few kilobytes at a time, on the parser's own thread: events and errors must not depend
-/// on where a chunk or a read ends.
+/// A chunk larger than `XMLPushParser.pieceSize` is pushed to libxml2 in pieces: events and errors must not depend
+/// on where a piece ends.
 @Suite struct XMLPushParserPiecesTests {
-    /// A size around which chunks are cut (64 KiB: many of libxml2's reads).
-    static let piece = 1 << 16
-
     /// About five pieces of listings, each line a different length so that piece boundaries fall inside names,
     /// attribute values, entity references, CDATA sections and multi-byte characters.
     static func document(breakAt brokenLine: Int? = nil) -> [UInt8] {
         var xml = "<feed>\n"
         var line = 2
-        while xml.utf8.count < 5 * Self.piece {
+        while xml.utf8.count < 5 * XMLPushParser.pieceSize {
             let padding = String(repeating: "é", count: line % 13)
             let closing = line == brokenLine ? "</listng>" : "</listing>"
             xml += "<listing id=\"\(line)\" note=\"a &amp; b\(padding)\"><city>Chula Vista \(padding)</city>"
@@ -22,7 +19,7 @@ import XMLStream
         return Array((xml + "</feed>\n").utf8)
     }
 
-    @Test(arguments: [7, 4093, Self.piece - 1, Self.piece + 1])
+    @Test(arguments: [7, 4093, XMLPushParser.pieceSize - 1, XMLPushParser.pieceSize + 1])
     func oneWholeChunkGivesTheEventsOfSmallChunks(chunk: Int) throws {
         let bytes = Self.document()
         let whole = parse(bytes)

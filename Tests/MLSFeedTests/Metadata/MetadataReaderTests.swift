@@ -144,7 +144,7 @@ import Testing
         ("<?xml version=\"1.0\"?>\n<!DOCTYPE RETS [<!ENTITY a \"aaaa\">]>\n<RETS>&a;</RETS>",
          "m.xml:2:17: error: entity declarations are not allowed (entity \"a\")"),
         ("<RETS ReplyCode=\"0\"><METADATA-TABLE Resource=\"P\">\n<COLUMNS>\tSystemName\t</COLUMNS>\n",
-         "m.xml:3:1: error: Premature end of data in tag METADATA-TABLE line 1"),
+         "m.xml:2:32: error: Premature end of data in tag METADATA-TABLE line 1"),
     ])
     func badDocumentsFailWithTheirPosition(text: String, message: String) {
         #expect(MetadataFixture.error(reading: text) == message)
