@@ -34,6 +34,8 @@ package struct RawRecord: Sendable, Hashable {
     package var children: [RawChild] = []
     /// The whole structured record, kept for a reject's raw content.
     var tree: RecordTreeReference?
+    /// Set when `fields` are still in the parse stage's text (flat formats): `FieldSplitter` splits them.
+    package var unsplit: UnsplitFields?
 
     package init(fields: [RawField], position: SourcePosition, ordinal: Int, defect: String? = nil,
                 rawHash: UInt64? = nil, stored: StoredCopy? = nil, extraJSON: [UInt8]? = nil,

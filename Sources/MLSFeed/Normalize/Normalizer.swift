@@ -74,8 +74,11 @@ package struct Normalizer: Sendable {
         var out: [CoercedRecord] = []
         out.reserveCapacity(batch.count)
         // Moved out of the batch: each raw record ends up in its coerced one without a copy.
+        // A flat record's fields are split here, on this worker, not on the parsing thread.
+        var splitter = FieldSplitter()
         for moved in Drained(consume batch) {
             var raw = consume moved
+            splitter.split(&raw)
             if let recognizer, let stored, raw.rawHash == nil, raw.defect == nil {
                 let hash = recognizer.hash.of(raw)
                 raw.rawHash = hash

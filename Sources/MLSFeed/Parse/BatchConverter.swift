@@ -11,8 +11,6 @@ final class BatchConverter<Batch: Sendable> {
     private let convert: @Sendable (Batch, Range<Int>) -> [RawRecord]
     private var inFlight: (job: ConversionJob<Batch>, item: DispatchWorkItem)?
     private var ready: [RawRecord] = []
-    /// The last batch converted, kept for its buffers (`takeSpent`).
-    private var spent: Batch?
 
     init(convert: @escaping @Sendable (Batch, Range<Int>) -> [RawRecord]) {
         self.convert = convert
@@ -29,7 +27,6 @@ final class BatchConverter<Batch: Sendable> {
         } else {
             job.work()
             ready.append(moving: job.results())
-            spent = job.takeBatch()
         }
     }
 
@@ -40,12 +37,6 @@ final class BatchConverter<Batch: Sendable> {
         job.work()
         item.wait()
         ready.append(moving: job.results())
-        spent = job.takeBatch()
-    }
-
-    /// The last batch converted, whose buffers nothing else holds any more; nil if taken already.
-    func takeSpent() -> Batch? {
-        spent.take()
     }
 
     /// The converted records not yet taken.

@@ -2,11 +2,9 @@ import Foundation
 
 /// One batch being converted by up to two threads, which claim blocks of entries under a lock.
 final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
-    // @unchecked: `next` and `blocks` are only touched while holding `lock`; `batch` is only read until every
-    // worker is done, then taken (`takeBatch`); the rest is immutable.
+    // @unchecked: `next` and `blocks` are only touched while holding `lock`; the rest is immutable.
     private static var blockSize: Int { 64 }
-    /// Nil once taken back (`takeBatch`).
-    private var batch: Batch?
+    private let batch: Batch
     private let count: Int
     private let convert: @Sendable (Batch, Range<Int>) -> [RawRecord]
     private let lock = NSLock()
@@ -22,7 +20,7 @@ final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
     /// Converts blocks until none is left to claim.
     func work() {
         while let range = claim() {
-            let records = convert(batch!, range)
+            let records = convert(batch, range)
             lock.withLock { blocks.append((range.lowerBound, records)) }
         }
     }
@@ -40,11 +38,6 @@ final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
             for (_, block) in Drained(consume taken) { records.append(moving: consume block) }
             return records
         }
-    }
-
-    /// The batch, once every worker is done with it: its buffers can serve the next batch.
-    func takeBatch() -> Batch? {
-        lock.withLock { batch.take() }
     }
 
     private func claim() -> Range<Int>? {

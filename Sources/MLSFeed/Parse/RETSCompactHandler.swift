@@ -13,16 +13,21 @@ import XMLStream
 /// is not a whole number of 0 or more is a warning and ignored (`DeclaredCount`).
 ///
 /// The parser thread only gathers the rows' texts, one after the other in the parser's text buffer, which becomes a
-/// `RETSRowBatch` without a copy; splitting them into fields happens in `BatchConverter`, on a second thread for big
-/// batches, as for triples. In a database run the rows are fingerprinted there too, and the unchanged copies of
-/// stored listings recognised (`RETSRowBatch.convert`).
+/// `RETSRowBatch` without a copy; counting their fields happens in `BatchConverter`, on a second thread for big
+/// batches, as for triples, and splitting them into fields in the normalize stage. In a database run the rows are
+/// fingerprinted in `BatchConverter` too, and the unchanged copies of stored listings recognised there
+/// (`RETSRowBatch.convert`).
 final class RETSCompactHandler: RecordHandler {
     /// Entries (or buffered bytes) at which a batch of rows goes to the worker thread.
     static let batchEntries = 512
     static let batchBytes = 1 << 20
 
     private(set) var report = ParseReport()
-    private let converter = BatchConverter<RETSRowBatch> { batch, range in batch.convert(range) }
+    private let converter = BatchConverter<SharedBatch<RETSRowBatch>> { shared, range in
+        shared.batch.convert(range, source: shared)
+    }
+    /// Texts of batches whose rows are all split, for the parser's next batches.
+    private let spares = SpareTexts()
     /// Rows read since the last hand-over; nil until `COLUMNS` was read.
     private var batch: RETSRowBatch?
     /// Where the open `DATA` row's text starts in the parser's buffer.
@@ -231,12 +236,10 @@ final class RETSCompactHandler: RecordHandler {
             return
         }
         let keep = capturing == dataName ? captureStart : parser.text.count
-        var spare: [UInt8] = []
-        if var spent = converter.takeSpent() { swap(&spare, &spent.bytes) }
-        full.bytes = parser.takeText(keepingFrom: keep, reusing: consume spare)
+        full.bytes = parser.takeText(keepingFrom: keep, reusing: spares.take())
         batch = full.emptied()
         if capturing == dataName { captureStart -= keep }
-        converter.submit(full, count: full.entries.count, inBackground: inBackground)
+        converter.submit(SharedBatch(full, spares: spares), count: full.entries.count, inBackground: inBackground)
     }
 
     private func position(_ place: (line: Int, column: Int)) -> SourcePosition {

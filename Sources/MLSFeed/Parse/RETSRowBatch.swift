@@ -1,8 +1,9 @@
 /// RETS COMPACT `DATA` rows read by the parser but not yet split into fields: many rows' texts in one buffer.
 ///
-/// Filled on the parsing thread; converted into `RawRecord`s (one String per field, the costly part) by `convert`,
-/// possibly on another thread (`BatchConverter`), a block of rows at a time.
-struct RETSRowBatch: Sendable {
+/// Filled on the parsing thread; converted into `RawRecord`s by `convert`, possibly on another thread
+/// (`BatchConverter`), a block of rows at a time: counted and fingerprinted, their fields left in `bytes` for the
+/// normalize stage to split (`fields(at:recent:)`, one String per long value, the costly part).
+struct RETSRowBatch: SplittableBatch {
     /// One row's place in the batch.
     struct Entry: Sendable {
         /// Its text in `bytes`.
@@ -66,23 +67,16 @@ struct RETSRowBatch: Sendable {
     /// its framing does not count) and the layout's fingerprint, as a triples record is from its values text; a row
     /// that is an unchanged copy of a stored listing keeps only the fields the recognizer needs, so most of a
     /// reload's values never become Strings.
-    func convert(_ range: Range<Int>) -> [RawRecord] {
+    func convert(_ range: Range<Int>, source: SharedBatch<RETSRowBatch>) -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(range.count)
         let columns = layout.columns
         let stored = recognizer?.stored
-        var recent = RecentValues()
         var fields: [Range<Int>] = []  // one row's field ranges, reused from row to row
         let neededCount = layout.needed.count(where: { $0 })
         for index in range {
             let entry = entries[index]
-            let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
-            fields.removeAll(keepingCapacity: true)
-            DelimitedText.forEachField(bytes, row, delimiter: layout.delimiter) { fields.append($0) }
-            // Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when
-            // that end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
-            if layout.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
-            if layout.trailing && fields.count > 1 && fields.last!.isEmpty { fields.removeLast() }
+            let row = split(entry, into: &fields)
             guard fields.count == columns.count else {
                 var raw: [RawField] = []
                 forEachField(fields) { raw.append(RawField($0, DelimitedText.string(bytes, $2))) }
@@ -109,12 +103,36 @@ struct RETSRowBatch: Sendable {
                     continue
                 }
             }
-            var raw: [RawField] = []
-            raw.reserveCapacity(columns.count)
-            forEachField(fields) { raw.append(RawField($0, recent.string(bytes, $2, position: raw.count))) }
-            records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, rawHash: rawHash))
+            var record = RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal, rawHash: rawHash)
+            record.unsplit = UnsplitFields(source: source, index: index)
+            records.append(record)
         }
         return records
+    }
+
+    /// Entry `index`'s fields (its field count was checked when it was converted).
+    func fields(at index: Int, recent: inout RecentValues) -> [RawField] {
+        var fields: [Range<Int>] = []
+        fields.reserveCapacity(layout.columns.count)
+        split(entries[index], into: &fields)
+        var raw: [RawField] = []
+        raw.reserveCapacity(layout.columns.count)
+        forEachField(fields) { raw.append(RawField($0, recent.string(bytes, $2, position: raw.count))) }
+        return raw
+    }
+
+    /// Puts the field ranges of `entry`'s row into `fields` and returns the row's range.
+    ///
+    /// Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when that
+    /// end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
+    @discardableResult
+    private func split(_ entry: Entry, into fields: inout [Range<Int>]) -> Range<Int> {
+        let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
+        fields.removeAll(keepingCapacity: true)
+        DelimitedText.forEachField(bytes, row, delimiter: layout.delimiter) { fields.append($0) }
+        if layout.leading && fields.count > 1 && fields.first!.isEmpty { fields.removeFirst() }
+        if layout.trailing && fields.count > 1 && fields.last!.isEmpty { fields.removeLast() }
+        return row
     }
 
     /// Calls `body` with each raw field of a row's `fields` in order: its key, its column (`columns.count` and up

@@ -9,7 +9,7 @@ protocol RecordHandler: XMLStreamDelegate {
     var report: ParseReport { get }
     /// Interns the element names the handler compares against.
     func bind(_ parser: XMLPushParser)
-    /// The records completed so far and not yet taken, in document order.
+    /// The records completed so far and not yet taken, in document order (a flat record's fields unsplit).
     func takeRecords() -> [RawRecord]
     /// A chunk was parsed: a handler may hand its pending work on here.
     func chunkEnded(_ parser: XMLPushParser)

@@ -7,10 +7,18 @@ package protocol RecordReader: AnyObject {
     func feed(_ chunk: ArraySlice<UInt8>) throws
     /// Ends the input: a truncated document throws here.
     func finish() throws
-    /// The records completed since the last call, in feed order.
-    func takeRecords() -> [RawRecord]
+    /// The records completed since the last call, in feed order; a flat record's fields left unsplit (in its
+    /// `unsplit`) unless `split` is true.
+    func takeRecords(split: Bool) -> [RawRecord]
     /// Warnings and counts gathered so far.
     var report: ParseReport { get }
+}
+
+extension RecordReader {
+    /// The records completed since the last call, in feed order, every field split out.
+    package func takeRecords() -> [RawRecord] {
+        takeRecords(split: true)
+    }
 }
 
 /// What a reader noticed besides records: warnings for the run summary and counts.

@@ -62,9 +62,9 @@ package func parseOnly(path: String, settings: ParseSettings,
         }
         if count == 0 { break }
         try reader.feed(buffer[0..<count])
-        records += consume(reader.takeRecords())
+        records += consume(reader.takeRecords(split: false))
     }
     try reader.finish()
-    records += consume(reader.takeRecords())
+    records += consume(reader.takeRecords(split: false))
     return (records, reader.report)
 }

@@ -127,7 +127,8 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         }
     }
 
-    func takeRecords() -> [RawRecord] {
+    /// Structured records' fields are read by path, never left unsplit: `split` changes nothing.
+    func takeRecords(split: Bool) -> [RawRecord] {
         converter.takeReady()
     }
 

@@ -1,8 +1,9 @@
 /// Triples records read by the parser but not yet split into fields: values texts of many records in one buffer.
 ///
-/// Filled on the parsing thread; converted into `RawRecord`s (the costly part: one String per field) by
-/// `convert`, possibly on another thread, a block of records at a time.
-struct TriplesBatch: Sendable {
+/// Filled on the parsing thread; converted into `RawRecord`s by `convert`, possibly on another thread, a block of
+/// records at a time: fingerprinted and their values counted, their fields left in `bytes` for the normalize stage
+/// to split (`fields(at:recent:)`, the costly part: one String per long value).
+struct TriplesBatch: SplittableBatch {
     /// One record's place in the batch.
     struct Entry: Sendable {
         /// Its values text in `bytes`; nil when the record had no values element.
@@ -69,14 +70,13 @@ struct TriplesBatch: Sendable {
         return next
     }
 
-    /// The records of `entries[range]`.
+    /// The records of `entries[range]`, their fields left in `source` (this batch, shared) to be split later.
     ///
-    /// A values/keys count mismatch gives a `defect` record whose fields pair what they can, with surplus values
-    /// under `_extra_value_1`, `_extra_value_2`, ... and no field for a key without a value.
-    func convert(_ range: Range<Int>) -> [RawRecord] {
+    /// A values/keys count mismatch gives a `defect` record, split here, whose fields pair what they can, with
+    /// surplus values under `_extra_value_1`, `_extra_value_2`, ... and no field for a key without a value.
+    func convert(_ range: Range<Int>, source: SharedBatch<TriplesBatch>) -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(range.count)
-        var recent = RecentValues()
         // Every record's fingerprint first, then all their lookups in one pass: there the lookups' cache misses
         // overlap, where between two records' splits they did not.
         var hashes: [UInt64] = []
@@ -101,7 +101,6 @@ struct TriplesBatch: Sendable {
                 continue
             }
             let keySet = keySets[entry.keySet]
-            let keys = keySet.keys
             var rawHash: UInt64?
             if !hashes.isEmpty {
                 let hash = hashes[index - range.lowerBound]
@@ -112,31 +111,49 @@ struct TriplesBatch: Sendable {
                     continue
                 }
             }
-            var fields: [RawField] = []
-            fields.reserveCapacity(keys.count)
             var count = 0
-            DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
-                let value = recent.string(bytes, range, position: count)
-                if count < keys.count {
-                    fields.append(RawField(keys[count], value))
-                } else {
-                    fields.append(RawField("_extra_value_\(count - keys.count + 1)", value))
-                }
-                count += 1
+            DelimitedText.forEachField(bytes, values, delimiter: delimiter) { _ in count += 1 }
+            guard count == keySet.keys.count else {
+                records.append(defective(entry, values, keySet))
+                continue
             }
-            var defect: String?
-            if count != keys.count {
-                var reason = "\(valuesElement) has \(count) fields but \(keysElement) has \(keys.count)"
-                if let mlsIndex = keySet.mlsIndex, mlsIndex < fields.count {
-                    let number = DelimitedText.trimmed(fields[mlsIndex].value)
-                    if !number.isEmpty { reason += " (MLS \(number))" }
-                }
-                defect = reason
-            }
-            records.append(RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal, defect: defect,
-                                     rawHash: defect == nil ? rawHash : nil))
+            var record = RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal, rawHash: rawHash)
+            record.unsplit = UnsplitFields(source: source, index: index)
+            records.append(record)
         }
         return records
+    }
+
+    /// Entry `index`'s fields, one per key (its values were counted when it was converted).
+    func fields(at index: Int, recent: inout RecentValues) -> [RawField] {
+        let keys = keySets[entries[index].keySet].keys
+        var fields: [RawField] = []
+        fields.reserveCapacity(keys.count)
+        DelimitedText.forEachField(bytes, entries[index].values!, delimiter: delimiter) { range in
+            let value = recent.string(bytes, range, position: fields.count)
+            fields.append(RawField(keys[fields.count], value))
+        }
+        return fields
+    }
+
+    /// The record of an entry whose values count differs from its keys count: the fields it has, and why.
+    private func defective(_ entry: Entry, _ values: Range<Int>, _ keySet: KeySet) -> RawRecord {
+        let keys = keySet.keys
+        var fields: [RawField] = []
+        DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
+            let value = DelimitedText.string(bytes, range)
+            if fields.count < keys.count {
+                fields.append(RawField(keys[fields.count], value))
+            } else {
+                fields.append(RawField("_extra_value_\(fields.count - keys.count + 1)", value))
+            }
+        }
+        var reason = "\(valuesElement) has \(fields.count) fields but \(keysElement) has \(keys.count)"
+        if let mlsIndex = keySet.mlsIndex, mlsIndex < fields.count {
+            let number = DelimitedText.trimmed(fields[mlsIndex].value)
+            if !number.isEmpty { reason += " (MLS \(number))" }
+        }
+        return RawRecord(fields: fields, position: entry.position, ordinal: entry.ordinal, defect: reason)
     }
 
     /// The fields of a recognised record that its key set marks needed, split no further than the last of them

@@ -8,9 +8,9 @@ import XMLStream
 /// the empty string, a missing value). Count mismatches become `defect` records (see `TriplesBatch.convert`).
 ///
 /// The parser thread only gathers the records' values texts, one after the other in the parser's text buffer,
-/// which becomes a `TriplesBatch` without a copy; splitting them into fields happens in `BatchConverter`, on a
-/// second thread for big batches. Per-event state skips the runtime
-/// exclusivity check: only the parser's thread touches it, one event at a time.
+/// which becomes a `TriplesBatch` without a copy; fingerprinting and counting them happens in `BatchConverter`, on a
+/// second thread for big batches, and splitting them into fields in the normalize stage. Per-event state skips the
+/// runtime exclusivity check: only the parser's thread touches it, one event at a time.
 final class TriplesHandler: RecordHandler {
     /// Entries (or buffered bytes) at which a batch goes to the worker thread.
     static let batchEntries = 512
@@ -21,7 +21,11 @@ final class TriplesHandler: RecordHandler {
     private let settings: TriplesSettings
     private let source: String
     private let delimiter: [UInt8]
-    private let converter = BatchConverter<TriplesBatch> { batch, range in batch.convert(range) }
+    private let converter = BatchConverter<SharedBatch<TriplesBatch>> { shared, range in
+        shared.batch.convert(range, source: shared)
+    }
+    /// Texts of batches whose records are all split, for the parser's next batches.
+    private let spares = SpareTexts()
     @exclusivity(unchecked) private var batch: TriplesBatch
 
     private var recordName: XMLName?
@@ -156,17 +160,15 @@ final class TriplesHandler: RecordHandler {
         if capturing != nil { keep = captureStart }
         if inRecord, let values = recordValues { keep = min(keep, values.lowerBound) }
         var full = batch
-        // The parser's next text goes into the buffer of the batch converted before the last one.
-        var spare: [UInt8] = []
-        if var spent = converter.takeSpent() { swap(&spare, &spent.bytes) }
-        full.bytes = parser.takeText(keepingFrom: keep, reusing: consume spare)
+        // The parser's next text goes into the buffer of a batch whose records are all split.
+        full.bytes = parser.takeText(keepingFrom: keep, reusing: spares.take())
         batch = full.emptied()
         headerKeySet = nil
         if capturing != nil { captureStart -= keep }
         if inRecord, let values = recordValues {
             recordValues = (values.lowerBound - keep)..<(values.upperBound - keep)
         }
-        converter.submit(full, count: full.entries.count, inBackground: inBackground)
+        converter.submit(SharedBatch(full, spares: spares), count: full.entries.count, inBackground: inBackground)
     }
 
     private func splitKeys(_ text: [UInt8], _ range: Range<Int>) -> [String] {

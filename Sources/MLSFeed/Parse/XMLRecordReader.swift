@@ -65,8 +65,10 @@ final class XMLRecordReader: RecordReader {
         fedBytes += chunk.count
     }
 
-    func takeRecords() -> [RawRecord] {
-        handler.takeRecords()
+    func takeRecords(split: Bool) -> [RawRecord] {
+        var records = handler.takeRecords()
+        if split { FieldSplitter.split(&records) }
+        return records
     }
 
     var report: ParseReport {

@@ -15,27 +15,22 @@ import Testing
         }
     }
 
-    /// A batch comes back once converted (for its buffers), once; records come out in order.
-    @Test func theSpentBatchComesBackOnceConverted() {
+    /// Records of a batch in flight are ready once the next batch comes (or `complete`), in entry order.
+    @Test func recordsAreReadyOnceTheirBatchIsCompleted() {
         let converter = Self.converter()
-        #expect(converter.takeSpent() == nil)
         converter.submit(Numbers(values: Array(0..<100)), count: 100, inBackground: true)
-        // In flight: nothing spent yet.
-        #expect(converter.takeSpent() == nil)
+        #expect(converter.takeReady().isEmpty)
         converter.submit(Numbers(values: Array(100..<150)), count: 50, inBackground: true)
-        // The first batch was completed when the second came.
-        #expect(converter.takeSpent()?.values == Array(0..<100))
-        #expect(converter.takeSpent() == nil)
+        #expect(converter.takeReady().map(\.ordinal) == Array(0..<100))
         converter.complete()
-        #expect(converter.takeSpent()?.values == Array(100..<150))
-        #expect(converter.takeReady().map(\.ordinal) == Array(0..<150))
+        #expect(converter.takeReady().map(\.ordinal) == Array(100..<150))
+        #expect(converter.takeReady().isEmpty)
     }
 
-    /// A batch converted on the calling thread is spent at once.
-    @Test func aBatchConvertedInPlaceIsSpentAtOnce() {
+    /// A batch converted on the calling thread is ready at once.
+    @Test func aBatchConvertedInPlaceIsReadyAtOnce() {
         let converter = Self.converter()
         converter.submit(Numbers(values: [7, 8]), count: 2, inBackground: false)
-        #expect(converter.takeSpent()?.values == [7, 8])
         #expect(converter.takeReady().map { $0.value("n") } == ["7", "8"])
     }
 }

@@ -14,18 +14,19 @@ enum ParseFixture {
                                     fields: [FieldMapping(name: "listing_id", sources: ["mls_number"], type: .text)])
 
     /// Feeds `bytes` in `chunk`-byte pieces (nil: whole), taking records after each piece; source is `source`.
+    /// Flat records' fields are split unless `split` is false (as the parse stage hands them on).
     static func read(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
-                     chunk: Int? = nil,
-                     recognizer: RawRecognizer? = nil) throws -> (records: [RawRecord], report: ParseReport) {
+                     chunk: Int? = nil, recognizer: RawRecognizer? = nil,
+                     split: Bool = true) throws -> (records: [RawRecord], report: ParseReport) {
         let fed = try feed(bytes, settings: settings, source: source, mapping: mapping, chunk: chunk,
-                           recognizer: recognizer)
+                           recognizer: recognizer, split: split)
         return (fed.records, fed.report)
     }
 
     /// `read`, also counting the records taken before the reader was finished (the ones that did not wait for the
     /// end of the input).
     static func feed(_ bytes: [UInt8], settings: ParseSettings, source: String, mapping: Mapping? = nil,
-                     chunk: Int? = nil, recognizer: RawRecognizer? = nil) throws
+                     chunk: Int? = nil, recognizer: RawRecognizer? = nil, split: Bool = true) throws
         -> (records: [RawRecord], report: ParseReport, beforeEnd: Int) {
         var mapping = mapping
         if mapping == nil, case .triples = settings.format { mapping = servletKey }
@@ -35,12 +36,12 @@ enum ParseFixture {
         var offset = 0
         while offset < bytes.count {
             try reader.feed(bytes[offset..<min(bytes.count, offset + size)])
-            records += reader.takeRecords()
+            records += reader.takeRecords(split: split)
             offset += size
         }
         let beforeEnd = records.count
         try reader.finish()
-        records += reader.takeRecords()
+        records += reader.takeRecords(split: split)
         return (records, reader.report, beforeEnd)
     }
 

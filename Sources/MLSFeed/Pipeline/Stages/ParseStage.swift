@@ -45,7 +45,7 @@ struct ParseStage: Stage {
         } else {
             try reader!.finish()
         }
-        for moved in Drained(reader!.takeRecords()) {
+        for moved in Drained(reader!.takeRecords(split: false)) {
             var record = consume moved
             record.ordinal = ordinal
             ordinal += 1
