@@ -13,7 +13,7 @@ package struct RawField: Sendable, Hashable, Codable {
 
 /// A record as the parse stage read it: ordered raw fields, where it started, and its place in the feed.
 package struct RawRecord: Sendable, Hashable {
-    /// The fields in source order.
+    /// The fields in source order; empty while `unsplit` is set.
     package var fields: [RawField]
     /// Where the record's element (or RETS `DATA` row) starts.
     package var position: SourcePosition
