@@ -1,8 +1,8 @@
 /// A flat record's fields still in its batch's text: split into `RawField`s by the stage that first needs them.
 ///
 /// The parse stage of a flat format (triples, RETS COMPACT) finds each record's text, counts its fields and
-/// fingerprints it, but makes no String: the normalize stage splits the record (`RawRecord.split`) on one of its
-/// workers. The text stays shared by the batch's records until the last of them is split.
+/// fingerprints it, but makes no String: the normalize stage splits the record (`FieldSplitter.split`) on one of
+/// its workers. The text stays shared by the batch's records until the last of them is split.
 package struct UnsplitFields: Sendable, Hashable {
     /// The batch text the record lies in.
     let source: any FieldSource
@@ -48,6 +48,6 @@ package struct FieldSplitter {
     /// Every record of `records` split.
     package static func split(_ records: inout [RawRecord]) {
         var splitter = FieldSplitter()
-        for index in records.indices where records[index].unsplit != nil { splitter.split(&records[index]) }
+        for index in records.indices { splitter.split(&records[index]) }
     }
 }

@@ -111,13 +111,22 @@ struct RETSRowBatch: SplittableBatch {
     }
 
     /// Entry `index`'s fields (its field count was checked when it was converted).
+    ///
+    /// Its framed fields are then the row's fields from the second on when the row starts with the delimiter
+    /// (framed with a leading one, as `split` reads it), else from the first, `COLUMNS`' count of them: read straight
+    /// from the row, without a list of their ranges.
     func fields(at index: Int, recent: inout RecentValues) -> [RawField] {
-        var fields: [Range<Int>] = []
-        fields.reserveCapacity(layout.columns.count)
-        split(entries[index], into: &fields)
+        let columns = layout.columns.count
+        let row = DelimitedText.row(bytes, entries[index].text, delimiter: layout.delimiter[0])
+        let skip = layout.leading && bytes[row].starts(with: layout.delimiter) ? 1 : 0
         var raw: [RawField] = []
-        raw.reserveCapacity(layout.columns.count)
-        forEachField(fields) { raw.append(RawField($0, recent.string(bytes, $2, position: raw.count))) }
+        raw.reserveCapacity(columns)
+        var column = -skip
+        DelimitedText.forEachField(bytes, row, delimiter: layout.delimiter, maxFields: skip + columns) { range in
+            defer { column += 1 }
+            guard column >= 0 else { return }
+            forEachValue(column, range) { raw.append(RawField($0, recent.string(bytes, $2, position: raw.count))) }
+        }
         return raw
     }
 
@@ -125,7 +134,6 @@ struct RETSRowBatch: SplittableBatch {
     ///
     /// Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when that
     /// end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
-    @discardableResult
     private func split(_ entry: Entry, into fields: inout [Range<Int>]) -> Range<Int> {
         let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
         fields.removeAll(keepingCapacity: true)
@@ -139,25 +147,28 @@ struct RETSRowBatch: SplittableBatch {
     /// for surplus values) and its value's bytes. A multi-value column gives one field per comma-joined part
     /// (trimmed, empty parts dropped; when all are empty, one empty field).
     private func forEachField(_ fields: [Range<Int>], _ body: (String, Int, Range<Int>) -> Void) {
+        for (column, range) in fields.enumerated() { forEachValue(column, range, body) }
+    }
+
+    /// Calls `body` with the raw fields of one field of a row, at `column`, as `forEachField` does.
+    private func forEachValue(_ column: Int, _ range: Range<Int>, _ body: (String, Int, Range<Int>) -> Void) {
         let columns = layout.columns
-        for (column, range) in fields.enumerated() {
-            guard column < columns.count else {
-                body("_extra_value_\(column - columns.count + 1)", column, range)
-                continue
-            }
-            guard layout.multiValued[column] else {
-                body(columns[column], column, range)
-                continue
-            }
-            var appended = false
-            DelimitedText.forEachField(bytes, range, delimiter: [UInt8(ascii: ",")]) { part in
-                let trimmed = DelimitedText.trimmed(bytes, part, DelimitedText.isWhitespace)
-                if !trimmed.isEmpty {
-                    body(columns[column], column, trimmed)
-                    appended = true
-                }
-            }
-            if !appended { body(columns[column], column, range.lowerBound..<range.lowerBound) }
+        guard column < columns.count else {
+            body("_extra_value_\(column - columns.count + 1)", column, range)
+            return
         }
+        guard layout.multiValued[column] else {
+            body(columns[column], column, range)
+            return
+        }
+        var appended = false
+        DelimitedText.forEachField(bytes, range, delimiter: [UInt8(ascii: ",")]) { part in
+            let trimmed = DelimitedText.trimmed(bytes, part, DelimitedText.isWhitespace)
+            if !trimmed.isEmpty {
+                body(columns[column], column, trimmed)
+                appended = true
+            }
+        }
+        if !appended { body(columns[column], column, range.lowerBound..<range.lowerBound) }
     }
 }

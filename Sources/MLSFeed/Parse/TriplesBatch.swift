@@ -126,12 +126,17 @@ struct TriplesBatch: SplittableBatch {
 
     /// Entry `index`'s fields, one per key (its values were counted when it was converted).
     func fields(at index: Int, recent: inout RecentValues) -> [RawField] {
-        let keys = keySets[entries[index].keySet].keys
+        pairedFields(entries[index].values!, keys: keySets[entries[index].keySet].keys, recent: &recent)
+    }
+
+    /// The fields of `values` paired with `keys` in order; values beyond the keys under `_extra_value_1`, ...
+    private func pairedFields(_ values: Range<Int>, keys: [String], recent: inout RecentValues) -> [RawField] {
         var fields: [RawField] = []
         fields.reserveCapacity(keys.count)
-        DelimitedText.forEachField(bytes, entries[index].values!, delimiter: delimiter) { range in
+        DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
             let value = recent.string(bytes, range, position: fields.count)
-            fields.append(RawField(keys[fields.count], value))
+            let key = fields.count < keys.count ? keys[fields.count] : "_extra_value_\(fields.count - keys.count + 1)"
+            fields.append(RawField(key, value))
         }
         return fields
     }
@@ -139,15 +144,8 @@ struct TriplesBatch: SplittableBatch {
     /// The record of an entry whose values count differs from its keys count: the fields it has, and why.
     private func defective(_ entry: Entry, _ values: Range<Int>, _ keySet: KeySet) -> RawRecord {
         let keys = keySet.keys
-        var fields: [RawField] = []
-        DelimitedText.forEachField(bytes, values, delimiter: delimiter) { range in
-            let value = DelimitedText.string(bytes, range)
-            if fields.count < keys.count {
-                fields.append(RawField(keys[fields.count], value))
-            } else {
-                fields.append(RawField("_extra_value_\(fields.count - keys.count + 1)", value))
-            }
-        }
+        var recent = RecentValues()
+        let fields = pairedFields(values, keys: keys, recent: &recent)
         var reason = "\(valuesElement) has \(fields.count) fields but \(keysElement) has \(keys.count)"
         if let mlsIndex = keySet.mlsIndex, mlsIndex < fields.count {
             let number = DelimitedText.trimmed(fields[mlsIndex].value)
