@@ -74,6 +74,11 @@ package struct BinaryCopyRow {
     /// Whether field `index` is NULL.
     package func isNull(_ index: Int) -> Bool { fields[index] == nil }
 
+    /// Field `index`'s bytes (a view of the message, not a copy); nil when it is NULL.
+    package func bytes(_ index: Int) -> ArraySlice<UInt8>? {
+        fields[index].map { bytes[$0] }
+    }
+
     /// Field `index` as a big-endian 8-byte integer (`bigint`; `timestamptz` is microseconds since 2000-01-01);
     /// nil when it is NULL or not 8 bytes long.
     package func int64(_ index: Int) -> Int64? {

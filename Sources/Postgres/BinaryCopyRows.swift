@@ -9,8 +9,10 @@ package struct BinaryCopyRows {
     static let signature: [UInt8] = [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00]
     /// The signature, no flags, no header extension.
     private static let header: [UInt8] = signature + [0, 0, 0, 0, 0, 0, 0, 0]
+    /// The bytes before the first row: a payload's rows begin at this offset.
+    package static var headerCount: Int { header.count }
     /// The field count -1 that ends the data.
-    static let trailer: [UInt8] = [0xFF, 0xFF]
+    package static let trailer: [UInt8] = [0xFF, 0xFF]
 
     /// The header and the rows so far.
     package private(set) var bytes: [UInt8]

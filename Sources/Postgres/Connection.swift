@@ -143,6 +143,14 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Runs `COPY ... FROM STDIN` with the data `produce` passes to its argument in pieces, in order (text rows, or
+    /// a binary payload: header, rows, trailer); returns the rows copied. When `produce` throws, the COPY is failed
+    /// on the server and the error rethrown.
+    @discardableResult
+    package func copyIn(_ sql: String, pieces produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int {
+        try call { try runCopy(sql) { try produce { try pq.putCopyData($0) } } }
+    }
+
     /// Queues `COPY ... FROM STDIN` with its whole `payload` (text rows, or binary rows with header and trailer)
     /// to run on a worker thread, and returns once it is queued: the server reads it while the caller encodes the
     /// next one. COPYs run in the order queued; any other call on the connection waits for them first. The first

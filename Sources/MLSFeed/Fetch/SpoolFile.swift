@@ -1,7 +1,7 @@
 import Foundation
 
-/// One unlinked spool file (see `SpoolDirectory`): the body is written into it, then read back from the start.
-/// Its descriptor is closed when it goes, which frees the space.
+/// One unlinked spool file (see `SpoolDirectory`): written (an HTTP body, or the recognised keys of a load), then
+/// read back from the start. Its descriptor is closed when it goes, which frees the space.
 final class SpoolFile {
     /// The open file, closed in `deinit`.
     let handle: FileHandle
@@ -15,6 +15,35 @@ final class SpoolFile {
         guard lseek(handle.fileDescriptor, 0, SEEK_SET) == 0 else {
             throw FetchError("cannot rewind the spooled body: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Writes all of `bytes` at the current offset.
+    func write(_ bytes: [UInt8]) throws {
+        let descriptor = handle.fileDescriptor
+        try bytes.withUnsafeBytes { buffer in
+            var at = 0
+            while at < buffer.count {
+                let wrote = Glibc.write(descriptor, buffer.baseAddress! + at, buffer.count - at)
+                if wrote < 0 && errno == EINTR { continue }
+                guard wrote > 0 else {
+                    throw FetchError("cannot write the spool file: \(String(cString: strerror(errno)))")
+                }
+                at += wrote
+            }
+        }
+    }
+
+    /// Exactly `count` bytes from the current offset; nil at the end, and an error when the file ends inside them.
+    func read(exactly count: Int) throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while bytes.count < count, let more = try read(max: count - bytes.count) {
+            bytes.append(contentsOf: more)
+        }
+        if bytes.isEmpty && count > 0 { return nil }
+        guard bytes.count == count else {
+            throw FetchError("cannot read the spool file: it ends \(count - bytes.count) bytes short")
+        }
+        return bytes
     }
 
     /// Up to `max` bytes from the current offset; nil at the end.

@@ -15,13 +15,15 @@ package struct LoadOptions: Sendable, Hashable {
     /// A run into a source that has listings merges its changed and new listings while the parse goes on, each
     /// time this many more have been staged (`MergeStatements.earlyMerge`); 0: only at the end.
     package var earlyMergeRows: Int
+    /// Where the run spools its recognised listings' keys (`RecognisedKeySpool`); nil: `SpoolDirectory.defaultPath`.
+    package var spoolDirectory: String?
 
     /// The staged listings between two merges during the parse, unless a pipeline says otherwise.
     package static let defaultEarlyMergeRows = 1_000
 
     package init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
                 onIncomplete: IncompletePolicy = .fail, plan: Bool = false,
-                earlyMergeRows: Int = LoadOptions.defaultEarlyMergeRows) {
+                earlyMergeRows: Int = LoadOptions.defaultEarlyMergeRows, spoolDirectory: String? = nil) {
         self.source = source
         self.pipeline = pipeline
         self.mode = mode
@@ -30,5 +32,6 @@ package struct LoadOptions: Sendable, Hashable {
         self.onIncomplete = onIncomplete
         self.plan = plan
         self.earlyMergeRows = earlyMergeRows
+        self.spoolDirectory = spoolDirectory
     }
 }

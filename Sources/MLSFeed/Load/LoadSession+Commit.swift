@@ -202,7 +202,7 @@ extension LoadSession {
             // less those in both. One hash join finds those (the few staged keys against the many recognised),
             // where indexing a million keys and counting them distinct took about 1.4 s.
             present += skippedListings
-            if distinct > 0 {
+            if distinct > 0, try sendStagedRecognisedKeys(data, staged: distinct) > 0 {
                 let counts = try data.execute(MergeStatements.resolveRecognisedOverlap, [source])
                 present -= Int(counts.value(0, "overlap") ?? "") ?? 0
             }

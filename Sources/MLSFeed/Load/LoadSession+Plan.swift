@@ -5,6 +5,7 @@ extension LoadSession {
     /// rows the run wrote carry its id (0 for a plan) in `last_changed_run`, `first_seen_run` and
     /// `listing_history.run_id`; stale and unchanged listings are the incoming ones it left as they were.
     func readPlan(_ data: Connection) throws -> LoadPlan {
+        try sendRecognisedKeys(data)
         var plan = LoadPlan()
         let parameters: [String?] = [options.source, String(runID), String(LoadPlan.exampleLimit)]
         let listings = try data.execute("""

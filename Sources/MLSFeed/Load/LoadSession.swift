@@ -27,6 +27,12 @@ package final class LoadSession: @unchecked Sendable {
     var skippedListings = 0
     /// Whether those keys are known to be distinct (see `RecognisedKeys`).
     var recognisedKeys = RecognisedKeys()
+    /// Those keys, spooled until the merge knows which it needs in `seen_listings` (made at the first).
+    private var recognisedSpool: RecognisedKeySpool?
+    /// What of the spool is in `seen_listings`: nothing, the keys also staged, or all.
+    private var seenSent = SeenSent.none
+    /// The rows copied into `seen_listings` (the last copy's, after a `TRUNCATE`).
+    private(set) var seenCopied = 0
     /// Set when the merge indexed `seen_listings` to join it by key (only when it had to).
     private(set) var seenIndexed = false
     /// Set when the withdrawal looked only at the stored listings no recognised copy named (`sendUnnamedListings`).
@@ -247,21 +253,20 @@ package final class LoadSession: @unchecked Sendable {
         var toStage = Array(staged.indices)
         if firstLoad != nil { toStage = try copyFirstCopies(staged, data) }
         if seenCount > 0 {
-            // In binary (a key and a bigint a row, nothing to escape or parse): a reload sends a million of them.
+            // Spooled, not sent: the merge copies into `seen_listings` only those it needs (`RecognisedKeySpool`).
             let count = recognition?.value.count
-            var rows = BinaryCopyRows(reusing: data.copyBuffer(for: seenCount * 32))
-            kept.withUnsafeBufferPointer { kept in
+            let spool = try recognisedSpool ?? RecognisedKeySpool(
+                directory: options.spoolDirectory ?? SpoolDirectory.defaultPath)
+            recognisedSpool = spool
+            let before = spool.count
+            try kept.withUnsafeBufferPointer { kept in
                 for i in kept.indices {
                     guard kept[i].isRecognisedKey, let key = kept[i].key else { continue }
                     recognisedKeys.note(place: kept[i].storedPlace, of: count)
-                    rows.beginRow(fields: 2)
-                    rows.text(key)
-                    rows.int64(Int64(kept[i].ordinal))
+                    try spool.append(key: key, ordinal: kept[i].ordinal)
                 }
             }
-            skippedListings += rows.count
-            try data.enqueueCopy("COPY seen_listings (listing_id, ordinal) FROM STDIN (FORMAT binary)",
-                                 payload: rows.takePayload())
+            skippedListings += spool.count - before
         }
         if !listingsNeedResolving {
             staged.withUnsafeBufferPointer { staged in
@@ -393,9 +398,39 @@ package final class LoadSession: @unchecked Sendable {
         releaseLedger()
     }
 
-    /// Indexes and analyzes `seen_listings` for the statements that join it by key (once per run).
+    /// Copies every spooled recognised key into `seen_listings` (once per run), for the statements that read them
+    /// all: the count of keys that may repeat, the withdrawal by key, a plan.
+    func sendRecognisedKeys(_ data: Connection) throws {
+        guard seenSent != .all, let spool = recognisedSpool else { return }
+        if seenSent == .staged { try data.execute("TRUNCATE seen_listings") }
+        seenSent = .all
+        seenCopied = try spool.copyAll(into: data)
+    }
+
+    /// Copies into `seen_listings` the spooled recognised keys that `incoming_listings` (`staged` keys, distinct)
+    /// also holds, for `MergeStatements.resolveRecognisedOverlap`; returns how many rows it copied (0: no overlap).
+    /// Every key when there are no more of them than staged ones; else the staged keys' hashes are read first
+    /// (a hash that matches another key only copies a row the statement's join then leaves out).
+    func sendStagedRecognisedKeys(_ data: Connection, staged: Int) throws -> Int {
+        guard seenSent == .none, let spool = recognisedSpool else { return 0 }
+        if spool.count <= staged {
+            try sendRecognisedKeys(data)
+            return spool.count
+        }
+        var hashes = Set<UInt64>(minimumCapacity: staged)
+        try data.copyOutBinary("COPY (SELECT listing_id FROM incoming_listings) TO STDOUT (FORMAT binary)") { row in
+            if let key = row.bytes(0) { hashes.insert(RecognisedKeySpool.keyHash(key)) }
+        }
+        seenSent = .staged
+        seenCopied = try spool.copy(into: data, keysHashedIn: hashes)
+        return seenCopied
+    }
+
+    /// Indexes and analyzes `seen_listings`, with every recognised key, for the statements that join it by key
+    /// (once per run).
     func indexSeenListings(_ data: Connection) throws {
         guard !seenIndexed else { return }
+        try sendRecognisedKeys(data)
         seenIndexed = true
         try data.execute("CREATE INDEX ON seen_listings (listing_id)")
         try data.execute("ANALYZE seen_listings")
@@ -451,5 +486,10 @@ package final class LoadSession: @unchecked Sendable {
             return who + " by another process"
         }
         return who + " by run \(id), started \(started); wait for it to finish"
+    }
+
+    /// What of the recognised keys' spool is in `seen_listings`.
+    private enum SeenSent {
+        case none, staged, all
     }
 }

@@ -138,7 +138,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                     source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
                     force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
-                    earlyMergeRows: config.mergeWhileParsing),
+                    earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory),
                     connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)
