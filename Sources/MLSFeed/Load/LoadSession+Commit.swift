@@ -103,6 +103,7 @@ extension LoadSession {
         // Committed: a stop from here on changes nothing; the run reports what it did.
         finished = true
         self.data = nil
+        closeRecognisedSpool()
         try? TestPause.committed.reach(cancellation: cancellation)
         releaseLedger()
         return result

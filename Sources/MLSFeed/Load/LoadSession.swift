@@ -389,6 +389,7 @@ package final class LoadSession: @unchecked Sendable {
         let interrupted = interrupted || (stoppedBySignal?() ?? canceller.wasRequested)
         if let data { _ = try? data.execute("ROLLBACK") }
         data = nil
+        closeRecognisedSpool()
         if let ledger, !options.plan {
             var result = LoadResult(runID: runID)
             result.duplicates = totals?.droppedDuplicates ?? 0
@@ -424,6 +425,12 @@ package final class LoadSession: @unchecked Sendable {
         seenSent = .staged
         seenCopied = try spool.copy(into: data, keysHashedIn: hashes)
         return seenCopied
+    }
+
+    /// Closes the recognised keys' spool once the run has ended, which frees its disk space (the session itself
+    /// may live on: its owner reads the result).
+    func closeRecognisedSpool() {
+        recognisedSpool = nil
     }
 
     /// Indexes and analyzes `seen_listings`, with every recognised key, for the statements that join it by key

@@ -24,6 +24,15 @@ import Testing
         return (data, spool)
     }
 
+    /// This process's open files (unlinked or not) in `directory`.
+    static func openFiles(in directory: String) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { descriptor in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+            return target?.hasPrefix(directory + "/") == true
+        }.count
+    }
+
     static func seen(_ data: Connection) throws -> [[String?]] {
         try data.execute("SELECT listing_id, ordinal::text FROM seen_listings s ORDER BY s.ordinal").rows
     }
@@ -79,17 +88,26 @@ import Testing
     func theMergeCopiesOnlyTheKeysItNeeds(recognised: Int, overlapping: Int, other: Int, distinct: Bool,
                                           copied: Int) throws {
         let db = try TestDatabase.fresh()
+        let directory = TestSpool()
+        defer { directory.remove() }
         let keys = (0..<(recognised + other)).map { "L\($0)" }
         try F.load(db, keys.enumerated().map { F.listing($1, rawHash: UInt64($0 + 1)) }, mode: .incremental)
-        let (session, stored) = try StoredListingsTests.session(db, .incremental, knowsStored: distinct)
+        var options = F.options(.incremental)
+        options.spoolDirectory = directory.path
+        let session = try LoadSession(conninfo: db, options: options)
+        let stored = distinct ? try session.storedListings() : nil
+        if let stored { session.recognize(against: Pending(stored)) }
         let copies = (0..<recognised).map { F.stored(keys[$0], ordinal: $0, rawHash: UInt64($0 + 1), in: stored) }
         // The changed copies come later in the feed (newer ordinals, same time): they win.
         let changed = (0..<overlapping).map { keys[$0] } + keys[recognised...]
         try session.write(copies + changed.enumerated().map { i, key in
             F.listing(key, price: "9", ordinal: recognised + i, rawHash: UInt64(100 + i))
         })
+        #expect(Self.openFiles(in: directory.path) == 1)
         let result = try session.commit(read: recognised + changed.count, rejected: 0, inputs: [], timings: [:],
                                         warnings: [])
+        // Closed at the end of the run, though the session lives on.
+        #expect(Self.openFiles(in: directory.path) == 0)
         #expect(session.seenCopied == copied)
         #expect(result.recognized == recognised)
         #expect(result.duplicates == overlapping)
