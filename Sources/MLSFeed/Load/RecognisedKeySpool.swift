@@ -6,7 +6,7 @@ import Postgres
 ///
 /// Most runs need only the few also staged in a changed copy (`MergeStatements.resolveRecognisedOverlap`), or none;
 /// only a run whose recognised keys may repeat, one that withdraws without the stored set, and a plan read them
-/// all. Copying a million of them into `seen_listings` cost the server about 1.4 s of CPU at 1M (a slot made and
+/// all. Copying a million of them into `seen_listings` cost the server about 1.3 s of CPU at 1M (a slot made and
 /// dropped per row, the temporary table's growth), on the core the parse shares with the merges.
 ///
 /// The file is a series of chunks, each a 4-byte big-endian length and a binary COPY payload without its trailer
