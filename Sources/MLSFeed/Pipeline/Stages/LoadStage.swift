@@ -1,12 +1,23 @@
 /// The load stage: writes records and rejects to the sink (COPY into staging, or JSON lines in a dry run) in
-/// batches of `stages.load.batch_size`.
+/// batches of `stages.load.batch_size` rows.
+///
+/// A recognised copy (`NormalizedRecord.isRecognisedKey`) is no row: the sink only notes its key. A batch is
+/// written when its rows (records that are not recognised copies, and rejects) reach the batch size, or when it
+/// holds `keysPerBatch` times that many records in all. A next night's delta is 97% recognised copies: flushing
+/// every 1,000 records sent about 25 rows and 10 rejects a COPY, and the server's fixed cost of a COPY (about
+/// 0.4 ms) was a tenth of its CPU in a 100k delta. A recognised copy held is small (its key and timestamp), so
+/// holding 8 batches' worth costs about 2 MB.
 struct LoadStage: Stage {
     static let name = "load"
+    /// How many records a batch may hold, as a multiple of the batch size, while most of them are recognised copies.
+    static let keysPerBatch = 8
 
     let sink: RecordSink
     let batchSize: Int
     private var pending: [NormalizedRecord] = []
     private var pendingRejects: [Reject] = []
+    /// The recognised copies among `pending`.
+    private var pendingKeys = 0
 
     init(sink: RecordSink, batchSize: Int) {
         self.sink = sink
@@ -17,9 +28,14 @@ struct LoadStage: Stage {
     mutating func process(_ batch: consuming DedupedBatch) throws -> [Written] {
         var records: [NormalizedRecord] = []
         swap(&records, &batch.records)
+        pendingKeys += records.withUnsafeBufferPointer { records in
+            records.indices.reduce(0) { $0 + (records[$1].isRecognisedKey ? 1 : 0) }
+        }
         pending.append(moving: consume records)
         pendingRejects += batch.rejects
-        return pending.count + pendingRejects.count >= batchSize ? try flush() : []
+        let rows = pending.count - pendingKeys + pendingRejects.count
+        let full = rows >= batchSize || pending.count + pendingRejects.count >= batchSize * Self.keysPerBatch
+        return full ? try flush() : []
     }
 
     mutating func finish() throws -> [Written] {
@@ -32,6 +48,7 @@ struct LoadStage: Stage {
         defer {
             pending.removeAll(keepingCapacity: true)
             pendingRejects.removeAll(keepingCapacity: true)
+            pendingKeys = 0
         }
         return [Written(itemCount: pending.count)]
     }
