@@ -63,11 +63,15 @@ package struct RawHash: Sendable {
         Self.mix(record.fields, into: &hash)
         hash.mix(0xE1)
         record.extraJSON?.withUnsafeBytes { hash.update($0) }
-        for child in record.children {
-            hash.mix(0xE2)
-            hash.mix(UInt64(child.mapping))
-            Self.mix(child.fields, into: &hash)
-            child.extraJSON.withUnsafeBytes { hash.update($0) }
+        // Through the buffer: each child borrowed, not copied (a copy retains and releases its arrays: 1.7% of a
+        // RESO JSON first load's client samples were retains made here).
+        record.children.withUnsafeBufferPointer { children in
+            for i in children.indices {
+                hash.mix(0xE2)
+                hash.mix(UInt64(children[i].mapping))
+                Self.mix(children[i].fields, into: &hash)
+                children[i].extraJSON.withUnsafeBytes { hash.update($0) }
+            }
         }
         return hash.finalize64()
     }
