@@ -92,11 +92,8 @@ import Testing
         defer { directory.remove() }
         let keys = (0..<(recognised + other)).map { "L\($0)" }
         try F.load(db, keys.enumerated().map { F.listing($1, rawHash: UInt64($0 + 1)) }, mode: .incremental)
-        var options = F.options(.incremental)
-        options.spoolDirectory = directory.path
-        let session = try LoadSession(conninfo: db, options: options)
-        let stored = distinct ? try session.storedListings() : nil
-        if let stored { session.recognize(against: Pending(stored)) }
+        let (session, stored) = try StoredListingsTests.session(db, .incremental, knowsStored: distinct,
+                                                                spoolDirectory: directory.path)
         let copies = (0..<recognised).map { F.stored(keys[$0], ordinal: $0, rawHash: UInt64($0 + 1), in: stored) }
         // The changed copies come later in the feed (newer ordinals, same time): they win.
         let changed = (0..<overlapping).map { keys[$0] } + keys[recognised...]

@@ -110,9 +110,11 @@ import Testing
 
     /// A session that recognises against the stored set (as a pipeline run does, returned too), or one that does
     /// not know it.
-    static func session(_ db: String, _ mode: LoadMode, knowsStored: Bool) throws
+    static func session(_ db: String, _ mode: LoadMode, knowsStored: Bool, spoolDirectory: String? = nil) throws
         -> (LoadSession, StoredListings?) {
-        let session = try LoadSession(conninfo: db, options: F.options(mode))
+        var options = F.options(mode)
+        if let spoolDirectory { options.spoolDirectory = spoolDirectory }
+        let session = try LoadSession(conninfo: db, options: options)
         guard knowsStored else { return (session, nil) }
         let stored = try session.storedListings()
         session.recognize(against: Pending(stored))
