@@ -9,8 +9,12 @@ extension LoadSession {
     package func commit(_ totals: RunTotals) throws -> LoadResult {
         try finishRun(status: totals.paused == nil ? "succeeded" : "paused", totals: totals) { data in
             var result = LoadResult(runID: runID)
+            // A full run's candidates for withdrawal are looked for beside the merge, on the core it leaves idle,
+            // from before the first statement here waits for the merges queued during the parse.
+            let search = options.mode == .full && firstLoad == nil ? startGoneSearch() : nil
+            defer { search?.abandon() }
             let plan = try reconciliation(data, totals, into: &result)
-            try merge(data, plan: plan, into: &result)
+            try merge(data, plan: plan, search: plan.withdraw ? search : nil, into: &result)
             if deletedListings > 0 { result.withdrawn += try applyDeletions(data, asOf: plan.asOf) }
             if let resource = totals.replicationResource {
                 result.replicationMark = try moveReplicationMark(data, resource: resource)
@@ -163,16 +167,19 @@ extension LoadSession {
         return Reconciliation(asOf: asOf, sourceAsOf: sourceAsOf, withdraw: withdraw)
     }
 
-    private func merge(_ data: Connection, plan: Reconciliation, into result: inout LoadResult) throws {
+    /// `search`: the withdrawal's candidates looked for beside the merge (`GoneSearch`), if any.
+    private func merge(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
+                       into result: inout LoadResult) throws {
         if let load = firstLoad {
             try mergeFirstLoad(data, load, into: &result)
         } else {
-            try mergeListings(data, plan: plan, into: &result)
+            try mergeListings(data, plan: plan, search: search, into: &result)
         }
         try mergeAgents(data, into: &result)
     }
 
-    private func mergeListings(_ data: Connection, plan: Reconciliation, into result: inout LoadResult) throws {
+    private func mergeListings(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
+                               into result: inout LoadResult) throws {
         try TestPause.merge.reach(connection: data)
         let source = options.source
         let run = String(runID)
@@ -270,12 +277,18 @@ extension LoadSession {
         // listings the dump all carries.
         if plan.withdraw && sourceHadListings && activeCarried < activeBefore {
             var statement = MergeStatements.withdraw
-            if let stored = try sendUnnamedListings(data) {
+            var parameters: [String?] = [source, run, plan.asOf]
+            if let keys = search?.keys(), let stored = recognition?.value {
+                goneSearched = true
+                unnamedSent = true
+                statement = MergeStatements.withdrawFound(withoutFingerprint: (stored.onMarket ?? 0) > stored.count)
+                parameters.append(TextArray.literal(keys))
+            } else if let stored = try sendUnnamedListings(data) {
                 statement = MergeStatements.withdrawUnnamed(withoutFingerprint: (stored.onMarket ?? 0) > stored.count)
             } else if skippedListings > 0 {
                 try indexSeenListings(data)
             }
-            let withdrawn = try data.execute(statement, [source, run, plan.asOf])
+            let withdrawn = try data.execute(statement, parameters)
             result.withdrawn = Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
         }
     }

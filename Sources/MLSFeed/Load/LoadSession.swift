@@ -35,8 +35,9 @@ package final class LoadSession: @unchecked Sendable {
     private(set) var seenCopied = 0
     /// Set when the merge indexed `seen_listings` to join it by key (only when it had to).
     private(set) var seenIndexed = false
-    /// Set when the withdrawal looked only at the stored listings no recognised copy named (`sendUnnamedListings`).
-    private(set) var unnamedSent = false
+    /// Set when the withdrawal looked only at the stored listings no recognised copy named (`sendUnnamedListings`,
+    /// or the keys of those a `GoneSearch` found).
+    var unnamedSent = false
     /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
     /// as-of time when its format gives none, and a replication's high-water mark; and the keys seen at it.
     var newestTimestamp: String?
@@ -69,6 +70,12 @@ package final class LoadSession: @unchecked Sendable {
     var pausedAfterCopy = false
     /// The connections' timeouts (also for the connections a run opens beside the session's).
     let connectionOptions: ConnectionOptions
+    /// Where the session's connections go (`sideConnection` opens more).
+    private let conninfo: String
+    /// The most keys the withdrawal's search beside the merge hands back (`GoneSearch`).
+    var goneSearchLimit = GoneSearch.defaultLimit
+    /// Set when the withdrawal checked the keys a `GoneSearch` found instead of looking for them itself.
+    var goneSearched = false
     /// Cancels the running statement when the run is stopped.
     let canceller = StatementCanceller()
     /// Whether the run's cancellation came from a stop signal (see `init`).
@@ -98,6 +105,7 @@ package final class LoadSession: @unchecked Sendable {
         self.options = options
         self.stoppedBySignal = stoppedBySignal
         self.connectionOptions = connection
+        self.conninfo = conninfo
         let canceller = self.canceller
         let stop: () -> Bool = { cancellation?.isCancelled ?? false }
         stopRegistration = cancellation?.onCancel { canceller.stop() }
@@ -448,18 +456,38 @@ package final class LoadSession: @unchecked Sendable {
     /// run cannot know them: it has no stored set, two stored listings share a fingerprint, or a recognised copy
     /// named no place (`RecognisedKeys`).
     func sendUnnamedListings(_ data: Connection) throws -> StoredListings? {
-        guard let stored = recognition?.value, stored.onMarket != nil, !stored.repeatsHash,
-              recognisedKeys.placesKnown else { return nil }
-        try data.execute("CREATE TEMP TABLE unmatched_listings (raw_hash bigint NOT NULL) ON COMMIT DROP")
-        _ = try data.copyIn("COPY unmatched_listings (raw_hash) FROM STDIN") { writer in
-            for place in 0..<stored.count where !recognisedKeys.named(place) {
-                writer.field(String(Int64(bitPattern: stored.hash(at: place))))
-                try writer.endRow()
-            }
-        }
-        try data.execute("ANALYZE unmatched_listings")
+        guard let (stored, unnamed) = unnamedFingerprints() else { return nil }
+        try GoneSearch.sendUnmatched(unnamed, to: data, untilCommit: true)
         unnamedSent = true
         return stored
+    }
+
+    /// The stored set and the fingerprints of its listings no recognised copy named; nil when the places cannot
+    /// tell (the set was not read, two stored listings share a fingerprint, or a copy named no place).
+    private func unnamedFingerprints() -> (StoredListings, [UInt64])? {
+        guard let stored = recognition?.value, stored.onMarket != nil, !stored.repeatsHash,
+              recognisedKeys.placesKnown else { return nil }
+        return (stored, (0..<stored.count).compactMap { recognisedKeys.named($0) ? nil : stored.hash(at: $0) })
+    }
+
+    /// A connection of the run's besides the session's own: the same timeouts, its statements cancelled when the run
+    /// is stopped. Safe from any thread.
+    func sideConnection() throws -> Connection {
+        let side = try Connection(conninfo, options: connectionOptions, shouldStop: { [cancellation] in
+            cancellation?.isCancelled ?? false
+        })
+        canceller.watch(side)
+        lockWatch?.watch(side)
+        return side
+    }
+
+    /// Starts looking for the on-market listings no recognised copy named, beside the merge (`GoneSearch`): nil
+    /// when the places of the recognised copies are not known (see `sendUnnamedListings`).
+    func startGoneSearch() -> GoneSearch? {
+        guard let (_, unnamed) = unnamedFingerprints() else { return nil }
+        return GoneSearch(source: options.source, unmatched: unnamed, limit: goneSearchLimit) { [self] in
+            try sideConnection()
+        }
     }
 
     /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would

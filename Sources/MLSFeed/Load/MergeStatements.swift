@@ -245,7 +245,19 @@ enum MergeStatements {
     /// has any: `withoutFingerprint`), can be missing from the dump. A hash join of the on-market index with those
     /// few replaces a probe of `seen_listings` for every on-market key (and the index that probe needs).
     static func withdrawUnnamed(withoutFingerprint: Bool) -> String {
-        let named = notCarried(from: "listings o JOIN unmatched_listings u ON u.raw_hash = o.raw_hash")
+        withdraw(among: notCarried(from: "listings o JOIN unmatched_listings u ON u.raw_hash = o.raw_hash"),
+                 withoutFingerprint: withoutFingerprint)
+    }
+
+    /// `withdrawUnnamed` for a run whose `GoneSearch` found those listings' keys (`$4`, a text array) beside the
+    /// merge: each is read again here by its key and checked as `notCarried` checks every candidate.
+    static func withdrawFound(withoutFingerprint: Bool) -> String {
+        withdraw(among: notCarried(from: "listings o", "o.listing_id = ANY ($4::text[])"),
+                 withoutFingerprint: withoutFingerprint)
+    }
+
+    /// The withdrawal of the listings `named` selects and, with `withoutFingerprint`, of those with no fingerprint.
+    private static func withdraw(among named: String, withoutFingerprint: Bool) -> String {
         let unnamed = notCarried(from: "listings o", "o.raw_hash IS NULL")
         return withdraw(gone: withoutFingerprint ? "\(named)\n    UNION ALL\n    \(unnamed)" : named)
     }

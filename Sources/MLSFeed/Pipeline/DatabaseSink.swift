@@ -3,29 +3,18 @@ import Postgres
 /// The load stage's sink for real runs: a `LoadSession` (COPY into staging, merge at commit).
 final class DatabaseSink: RecordSink, @unchecked Sendable {
     private let session: LoadSession
-    private let conninfo: String
     private let options: LoadOptions
-    private let connection: ConnectionOptions
-    private let cancellation: Cancellation
 
     init(conninfo: String, options: LoadOptions, connection: ConnectionOptions, cancellation: Cancellation,
          log: (@Sendable (String) -> Void)?, stoppedBySignal: @escaping @Sendable () -> Bool) throws {
         session = try LoadSession(conninfo: conninfo, options: options, connection: connection,
                                   cancellation: cancellation, log: log, stoppedBySignal: stoppedBySignal)
-        self.conninfo = conninfo
         self.options = options
-        self.connection = connection
-        self.cancellation = cancellation
     }
 
-    /// A connection of the run's besides the session's own: same timeouts, cancelled with the run.
+    /// A connection of the run's besides the session's own (`LoadSession.sideConnection`).
     private func sideConnection() throws -> Connection {
-        let side = try Connection(conninfo, options: connection, shouldStop: { [cancellation] in
-            cancellation.isCancelled
-        })
-        session.canceller.watch(side)
-        session.lockWatch?.watch(side)
-        return side
+        try session.sideConnection()
     }
 
     var runID: Int64 { session.runID }

@@ -22,9 +22,10 @@ import Testing
 
     /// Runs a withdrawal `statement` as a full run of source `sdmls` would (everything up to 2100 is as of the dump):
     /// what it withdrew, its plan, and the sequential scans of `listings` and scans of the on-market index it made.
-    private func withdraw(_ connection: Connection, _ statement: String) throws
+    private func withdraw(_ connection: Connection, _ statement: String, found: [String]? = nil) throws
         -> (withdrawn: Int?, plan: String, tableScans: Int, indexScans: Int) {
-        let parameters: [String?] = ["sdmls", "0", "2100-01-01T00:00:00Z"]
+        var parameters: [String?] = ["sdmls", "0", "2100-01-01T00:00:00Z"]
+        if let found { parameters.append(TextArray.literal(found)) }
         let plan = try connection.execute("EXPLAIN " + statement, parameters).rows
             .compactMap { $0[0] }.joined(separator: "\n")
         let before = try scans(connection)
@@ -52,16 +53,18 @@ import Testing
         #expect(index == 1)
     }
 
-    /// How a full run withdraws: by key, anti-joining the recognised keys in `seen_listings` (indexed first), or by
-    /// the fingerprints of the stored listings no recognised copy named (`unmatched_listings`).
-    enum Withdrawal: CaseIterable { case byKey, byUnnamedPlaces }
+    /// How a full run withdraws: by key, anti-joining the recognised keys in `seen_listings` (indexed first), by
+    /// the fingerprints of the stored listings no recognised copy named (`unmatched_listings`), or by the keys a
+    /// `GoneSearch` found for those fingerprints beside the merge.
+    enum Withdrawal: CaseIterable { case byKey, byUnnamedPlaces, byFoundKeys }
 
     /// Either way the withdrawal reads the on-market listings once, from the on-market index, and the run's rejected
     /// keys once, as a hashed subplan. By key, the dump carried every on-market listing but those whose number ends
     /// in 001 (one in a thousand), and rejected those ending in 5001, 5,000 keys it never carried, and a record
     /// without a key (which must not hide the rest). By unnamed places, the fixture's listings have no fingerprint,
     /// so 25,000 unnamed fingerprints match none: the plan is what is asserted there (`StoredListingsTests` checks
-    /// what it withdraws).
+    /// what it withdraws). By found keys, the search found every listing whose number ends in 001, on the market or
+    /// not: the withdrawal reads those by key, and the on-market index not at all.
     @Test(arguments: Withdrawal.allCases)
     func theWithdrawalReadsTheOnMarketIndexOnce(withdrawal: Withdrawal) throws {
         let connection = try Connection(SearchPlanTests.million.get())
@@ -77,8 +80,9 @@ import Testing
                   UNION ALL SELECT 'never-carried-' || n FROM generate_series(1, 5000) AS n) AS rejected
             """)
         var missing = 0
+        var found: [String]?
         switch withdrawal {
-        case .byKey:
+        case .byKey, .byFoundKeys:
             try connection.execute("""
                 CREATE TEMP TABLE seen_listings ON COMMIT DROP AS
                 SELECT listing_id, 0 AS ordinal FROM listings WHERE source = 'sdmls' AND listing_id NOT LIKE '%001'
@@ -91,6 +95,10 @@ import Testing
                   AND listing_id NOT LIKE '%5001'
                 """)
             #expect(missing > 800)
+            if withdrawal == .byFoundKeys {
+                found = try connection.execute("SELECT listing_id FROM listings WHERE listing_id LIKE '%001'").rows
+                    .compactMap { $0[0] }
+            }
         case .byUnnamedPlaces:
             try connection.execute("""
                 CREATE TEMP TABLE unmatched_listings ON COMMIT DROP AS
@@ -98,13 +106,19 @@ import Testing
                 """)
             try connection.execute("ANALYZE unmatched_listings")
         }
-        let run = try withdraw(connection, withdrawal == .byKey ? MergeStatements.withdraw
-                               : MergeStatements.withdrawUnnamed(withoutFingerprint: false))
+        let statement = switch withdrawal {
+        case .byKey: MergeStatements.withdraw
+        case .byUnnamedPlaces: MergeStatements.withdrawUnnamed(withoutFingerprint: false)
+        case .byFoundKeys: MergeStatements.withdrawFound(withoutFingerprint: false)
+        }
+        let run = try withdraw(connection, statement, found: found)
         #expect(run.withdrawn == missing)
-        #expect(withdrawal == .byKey || run.plan.contains("Hash Cond: (o.raw_hash = u.raw_hash)"), "\(run.plan)")
+        #expect(withdrawal != .byUnnamedPlaces || run.plan.contains("Hash Cond: (o.raw_hash = u.raw_hash)"),
+                "\(run.plan)")
+        #expect(withdrawal != .byFoundKeys || run.plan.contains("Index Cond: (listing_id = ANY ('{"), "\(run.plan)")
         #expect(run.plan.contains("NOT (hashed SubPlan"), "\(run.plan)")
         #expect(run.tableScans == 0, "\(run.plan)")
-        #expect(run.indexScans == 1, "\(run.plan)")
+        #expect(run.indexScans == (withdrawal == .byFoundKeys ? 0 : 1), "\(run.plan)")
     }
 
     /// A changed copy staged for a listing the dump also carried unchanged is resolved by reading that listing's

@@ -171,13 +171,16 @@ import Testing
     }
 
     /// The usual nightly run: distinct recognised keys, changed copies of other listings, nothing gone. The merge
-    /// counts the keys as sent and never indexes or reads them back; a dump that lacks a listing still withdraws it.
-    @Test(arguments: [0, 1])
-    func distinctRecognisedKeysCountAsSent(gone: Int) throws {
+    /// counts the keys as sent and never indexes or reads them back; a dump that lacks a listing still withdraws it,
+    /// checking the keys the search beside the merge found (L4 among them, changed, so staged and kept), or, when the
+    /// search finds more than its limit, looking for them itself.
+    @Test(arguments: [0, 1], [GoneSearch.defaultLimit, 0])
+    func distinctRecognisedKeysCountAsSent(gone: Int, searchLimit: Int) throws {
         let db = try TestDatabase.fresh()
         let keys = (0..<6).map { "L\($0)" }
         try F.load(db, keys.enumerated().map { F.listing($1, rawHash: UInt64($0 + 1)) }, mode: .full)
         let (session, stored) = try Self.session(db, .full, knowsStored: true)
+        session.goneSearchLimit = searchLimit
         // L0-L3 unchanged, L4 changed, N1 new; L5 unchanged, or gone.
         try session.write((0..<4).map { F.stored(keys[$0], ordinal: $0, rawHash: UInt64($0 + 1), in: stored) }
                           + [F.listing("L4", price: "9", modified: "2026-11-02T10:00:00Z", ordinal: 4, rawHash: 50),
@@ -195,8 +198,38 @@ import Testing
         // Never indexed: the withdrawal looks among the stored listings no copy named, when one can be gone.
         #expect(!session.seenIndexed)
         #expect(session.unnamedSent == (gone > 0))
+        #expect(session.goneSearched == (gone > 0 && searchLimit > 0))
         #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL")
             == (gone > 0 ? [["L5"]] : []))
+    }
+
+    /// Why a listing the search beside the merge found (no recognised copy named it) still stays on the market.
+    enum KeptAfterSearch: CaseIterable { case modifiedAfterTheDump, rejected, staged }
+
+    /// The keys the search found are checked again in the run's transaction, as the withdrawal always checks: C,
+    /// which the dump lacks as an unchanged copy, stays when it was modified after the dump's as-of time, rejected,
+    /// or staged (a changed copy); D, gone, is withdrawn.
+    @Test(arguments: KeptAfterSearch.allCases)
+    func aFoundListingIsCheckedAgainBeforeItIsWithdrawn(kept: KeptAfterSearch) throws {
+        let db = try TestDatabase.fresh()
+        let day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z", day3 = "2026-11-03T10:00:00Z"
+        try F.load(db, ["A", "B", "C", "D"].enumerated().map { F.listing($1, modified: day1, rawHash: UInt64($0 + 1)) },
+                   mode: .full)
+        if kept == .modifiedAfterTheDump {
+            _ = try F.query(db, "UPDATE listings SET modification_timestamp = $1 WHERE listing_id = 'C'", [day3])
+        }
+        let (session, stored) = try Self.session(db, .full, knowsStored: true)
+        var records = [F.stored("A", modified: day1, ordinal: 0, rawHash: 1, in: stored),
+                       F.stored("B", modified: day1, ordinal: 1, rawHash: 2, in: stored)]
+        if kept == .staged { records.append(F.listing("C", price: "7", modified: day2, ordinal: 2, rawHash: 30)) }
+        try session.write(records)
+        if kept == .rejected { try session.write(rejects: [F.reject("C", ordinal: 2)]) }
+        var totals = RunTotals(read: 3, rejected: kept == .rejected ? 1 : 0)
+        totals.headerAsOf = day2
+        let result = try session.commit(totals)
+        #expect(session.goneSearched)
+        #expect(result.withdrawn == 1)
+        #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL") == [["D"]])
     }
 
     /// Two stored listings with one fingerprint: a copy names only the first one's place, so the places no copy
@@ -217,6 +250,7 @@ import Testing
         try session.write(records)
         let result = try session.commit(read: 3 + carried, rejected: 0, inputs: [], timings: [:], warnings: [])
         #expect(!session.unnamedSent)
+        #expect(!session.goneSearched)
         #expect(result.withdrawn == 1 - carried)
         #expect(try F.query(db, "SELECT listing_id FROM listings WHERE off_market_at IS NOT NULL")
             == (carried == 1 ? [] : [["B"]]))
