@@ -278,13 +278,15 @@ extension LoadSession {
         if plan.withdraw && sourceHadListings && activeCarried < activeBefore {
             var statement = MergeStatements.withdraw
             var parameters: [String?] = [source, run, plan.asOf]
-            if let keys = search?.keys(), let stored = recognition?.value {
+            // Listings stored without a fingerprint are looked for too, when the source has any.
+            let withoutFingerprint = recognition.map { ($0.value.onMarket ?? 0) > $0.value.count } ?? false
+            if let keys = search?.keys() {
                 goneSearched = true
                 unnamedSent = true
-                statement = MergeStatements.withdrawFound(withoutFingerprint: (stored.onMarket ?? 0) > stored.count)
+                statement = MergeStatements.withdrawFound(withoutFingerprint: withoutFingerprint)
                 parameters.append(TextArray.literal(keys))
-            } else if let stored = try sendUnnamedListings(data) {
-                statement = MergeStatements.withdrawUnnamed(withoutFingerprint: (stored.onMarket ?? 0) > stored.count)
+            } else if try sendUnnamedListings(data) {
+                statement = MergeStatements.withdrawUnnamed(withoutFingerprint: withoutFingerprint)
             } else if skippedListings > 0 {
                 try indexSeenListings(data)
             }

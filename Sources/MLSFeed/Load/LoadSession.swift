@@ -452,22 +452,22 @@ package final class LoadSession: @unchecked Sendable {
     }
 
     /// Sends the fingerprints of the stored listings that no recognised copy named into `unmatched_listings`, for
-    /// `MergeStatements.withdrawUnnamed`, and returns the stored set they come from. Nil, sending nothing, when the
-    /// run cannot know them: it has no stored set, two stored listings share a fingerprint, or a recognised copy
-    /// named no place (`RecognisedKeys`).
-    func sendUnnamedListings(_ data: Connection) throws -> StoredListings? {
-        guard let (stored, unnamed) = unnamedFingerprints() else { return nil }
+    /// `MergeStatements.withdrawUnnamed`; returns whether it did. False, sending nothing, when the run cannot know
+    /// them: it has no stored set, two stored listings share a fingerprint, or a recognised copy named no place
+    /// (`RecognisedKeys`).
+    func sendUnnamedListings(_ data: Connection) throws -> Bool {
+        guard let unnamed = unnamedFingerprints() else { return false }
         try GoneSearch.sendUnmatched(unnamed, to: data, untilCommit: true)
         unnamedSent = true
-        return stored
+        return true
     }
 
-    /// The stored set and the fingerprints of its listings no recognised copy named; nil when the places cannot
-    /// tell (the set was not read, two stored listings share a fingerprint, or a copy named no place).
-    private func unnamedFingerprints() -> (StoredListings, [UInt64])? {
+    /// The fingerprints of the stored listings no recognised copy named; nil when the places cannot tell (the set
+    /// was not read, two stored listings share a fingerprint, or a copy named no place).
+    private func unnamedFingerprints() -> [UInt64]? {
         guard let stored = recognition?.value, stored.onMarket != nil, !stored.repeatsHash,
               recognisedKeys.placesKnown else { return nil }
-        return (stored, (0..<stored.count).compactMap { recognisedKeys.named($0) ? nil : stored.hash(at: $0) })
+        return (0..<stored.count).compactMap { recognisedKeys.named($0) ? nil : stored.hash(at: $0) }
     }
 
     /// A connection of the run's besides the session's own: the same timeouts, its statements cancelled when the run
@@ -484,7 +484,7 @@ package final class LoadSession: @unchecked Sendable {
     /// Starts looking for the on-market listings no recognised copy named, beside the merge (`GoneSearch`): nil
     /// when the places of the recognised copies are not known (see `sendUnnamedListings`).
     func startGoneSearch() -> GoneSearch? {
-        guard let (_, unnamed) = unnamedFingerprints() else { return nil }
+        guard let unnamed = unnamedFingerprints() else { return nil }
         return GoneSearch(source: options.source, unmatched: unnamed, limit: goneSearchLimit) { [self] in
             try sideConnection()
         }

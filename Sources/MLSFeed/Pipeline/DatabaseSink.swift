@@ -12,17 +12,12 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
         self.options = options
     }
 
-    /// A connection of the run's besides the session's own (`LoadSession.sideConnection`).
-    private func sideConnection() throws -> Connection {
-        try session.sideConnection()
-    }
-
     var runID: Int64 { session.runID }
 
     /// The source's stored listings by raw fingerprint, for recognising unchanged records, read on a connection of
     /// its own (so it can run beside the load stage's; the run's lock keeps the source's rows still meanwhile).
     func storedListings() throws -> StoredListings {
-        try LoadSession.storedListings(sideConnection(), source: options.source, inTransaction: false)
+        try LoadSession.storedListings(session.sideConnection(), source: options.source, inTransaction: false)
     }
 
     /// The stored listings the run recognises against (see `LoadSession.recognize(against:)`).
@@ -50,19 +45,19 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
 
     /// A replicated resource's high-water mark, as the last committed run left it.
     func replicationMark(resource: String) throws -> String? {
-        try LoadSession.replicationMark(sideConnection(), pipeline: options.pipeline, source: options.source,
+        try LoadSession.replicationMark(session.sideConnection(), pipeline: options.pipeline, source: options.source,
                                         resource: resource)
     }
 
     /// The source's request budgets, counted in the database on a connection of their own.
     func requestBudget(_ limits: WebAPISettings.RateLimit) throws -> RequestBudget {
-        DatabaseRequestBudget(connection: try sideConnection(), source: options.source, limits: limits)
+        DatabaseRequestBudget(connection: try session.sideConnection(), source: options.source, limits: limits)
     }
 
     /// The source's most recent successful run before this one: the only run whose inputs an unchanged input may
     /// match (any later run changed or confirmed the source's rows from other inputs).
     func previousRun() throws -> PreviousRun? {
-        let connection = try sideConnection()
+        let connection = try session.sideConnection()
         let result = try connection.execute("""
             SELECT id, mode, item->>'location', item->>'bytes', item->>'sha256', item->>'etag', item->>'last_modified'
             FROM (SELECT id, mode, inputs FROM ingest_runs
