@@ -13,7 +13,7 @@ final class LockWatch: @unchecked Sendable {
     private let timer: DispatchSourceTimer
     // Touched on `queue` only.
     private var connection: Connection?
-    private var pids: [Int32] = []
+    private var watched: [(weak: WeakConnection, pid: Int32)] = []
     private var reported: Set<Int32> = []
     private var broken = false
 
@@ -32,10 +32,12 @@ final class LockWatch: @unchecked Sendable {
         timer.cancel()
     }
 
-    /// Watches the backend serving `connection` too.
+    /// Watches the backend serving `connection` too, while `connection` is open (held weakly: a closed
+    /// connection's process id could come to name another session's backend).
     func watch(_ connection: Connection) {
         let pid = connection.backendPID
-        queue.async { self.pids.append(pid) }
+        let held = WeakConnection(connection)
+        queue.async { self.watched.append((held, pid)) }
     }
 
     /// Stops watching and closes the watch's connection.
@@ -45,6 +47,8 @@ final class LockWatch: @unchecked Sendable {
     }
 
     private func look() {
+        watched.removeAll { $0.weak.isClosed }
+        let pids = watched.map(\.pid)
         guard !pids.isEmpty, !broken else { return }
         do {
             if connection == nil {

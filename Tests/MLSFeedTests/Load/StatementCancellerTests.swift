@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+import Postgres
+import PostgresTestSupport
+import Testing
+@testable import MLSFeed
+
+/// A run's side connections: closed as soon as their user lets them go, cancelled by a stop while open.
+@Suite struct StatementCancellerTests {
+    typealias F = LoadFixtures
+
+    /// Waits (up to 10 s) until the server has no backend with process id `pid`; returns whether it went.
+    private func backendExits(_ watcher: Connection, _ pid: Int32) throws -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while try watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [String(pid)])
+            .rows[0][0] != "0" {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// A side connection let go of closes at once: its backend exits while the run goes on, and the run still
+    /// commits (before, the canceller kept every side connection open until the run ended).
+    @Test func aSideConnectionLetGoOfClosesBeforeTheRunEnds() throws {
+        let db = try TestDatabase.fresh()
+        let watcher = try Connection(db)
+        let session = try LoadSession(conninfo: db, options: F.options())
+        let open = session.canceller.openCount
+        var side: Connection? = try session.sideConnection()
+        let pid = try #require(side?.backendPID)
+        #expect(session.canceller.openCount == open + 1)
+        #expect(try watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [String(pid)])
+            .rows[0][0] == "1")
+        side = nil
+        #expect(session.canceller.openCount == open)
+        #expect(try backendExits(watcher, pid))
+        try session.write([F.listing("A")])
+        let result = try session.commit(RunTotals(read: 1))
+        #expect(result.inserted == 1)
+    }
+
+    /// A stop still reaches a side connection that is open: its running statement ends with `queryCanceled`.
+    @Test func aStopCancelsTheStatementOfAnOpenSideConnection() throws {
+        let db = try TestDatabase.fresh()
+        let watcher = try Connection(db)
+        let session = try LoadSession(conninfo: db, options: F.options())
+        let side = UncheckedBox(try session.sideConnection())
+        let pid = side.value.backendPID
+        let failure = Locked<PostgresError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            do { _ = try side.value.execute("SELECT pg_sleep(60)") } catch let error as PostgresError {
+                failure.update { $0 = error }
+            } catch {}
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while try watcher.execute("""
+            SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query = 'SELECT pg_sleep(60)' AND state = 'active'
+            """, [String(pid)]).rows[0][0] == "0" {
+            #expect(Date() < deadline, "the statement never started")
+            guard Date() < deadline else { return }
+            usleep(20_000)
+        }
+        session.canceller.stop()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(failure.value?.code == .queryCanceled)
+    }
+}
