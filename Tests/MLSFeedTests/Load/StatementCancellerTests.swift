@@ -9,15 +9,12 @@ import Testing
 @Suite struct StatementCancellerTests {
     typealias F = LoadFixtures
 
-    /// Waits (up to 10 s) until the server has no backend with process id `pid`; returns whether it went.
-    private func backendExits(_ watcher: Connection, _ pid: Int32) throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while try watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [String(pid)])
-            .rows[0][0] != "0" {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
+    /// The number of the server's backends with process id `pid` (0 or 1), only those running `statement` if given.
+    private func backends(_ watcher: Connection, _ pid: Int32, running statement: String? = nil) throws -> String? {
+        try watcher.execute("""
+            SELECT count(*) FROM pg_stat_activity
+            WHERE pid = $1 AND ($2::text IS NULL OR (query = $2 AND state = 'active'))
+            """, [String(pid), statement]).rows[0][0]
     }
 
     /// A side connection let go of closes at once: its backend exits while the run goes on, and the run still
@@ -30,11 +27,10 @@ import Testing
         var side: Connection? = try session.sideConnection()
         let pid = try #require(side?.backendPID)
         #expect(session.canceller.openCount == open + 1)
-        #expect(try watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [String(pid)])
-            .rows[0][0] == "1")
+        #expect(try backends(watcher, pid) == "1")
         side = nil
         #expect(session.canceller.openCount == open)
-        #expect(try backendExits(watcher, pid))
+        try waitUntil { try backends(watcher, pid) == "0" }
         try session.write([F.listing("A")])
         let result = try session.commit(RunTotals(read: 1))
         #expect(result.inserted == 1)
@@ -55,13 +51,8 @@ import Testing
             } catch {}
             done.signal()
         }
-        let deadline = Date().addingTimeInterval(30)
-        while try watcher.execute("""
-            SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query = 'SELECT pg_sleep(60)' AND state = 'active'
-            """, [String(pid)]).rows[0][0] == "0" {
-            #expect(Date() < deadline, "the statement never started")
-            guard Date() < deadline else { return }
-            usleep(20_000)
+        try waitUntil(seconds: 30) {
+            try backends(watcher, pid, running: "SELECT pg_sleep(60)") == "1"
         }
         session.canceller.stop()
         #expect(done.wait(timeout: .now() + 10) == .success)
