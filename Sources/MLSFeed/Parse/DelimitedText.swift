@@ -29,6 +29,31 @@ enum DelimitedText {
         try body(start..<range.upperBound)
     }
 
+    /// How many times `byte` occurs in `bytes[range]`, eight bytes at a time: a row's field count without a
+    /// `memchr` call per field.
+    static func count(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range out of bounds")
+        return bytes.withUnsafeBytes { buffer in
+            let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            var total = 0
+            var index = range.lowerBound
+            while index + 8 <= range.upperBound {
+                let x = buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
+                // A byte's high bit is set in `zero` exactly when that byte of `x` is 0: `(b & 0x7F) + 0x7F` sets
+                // it for any other low seven bits and cannot carry into the next byte, `| x` for a high bit.
+                let zero = ~(((x & low7) &+ low7) | x) & ~low7
+                total += zero.nonzeroBitCount
+                index += 8
+            }
+            while index < range.upperBound {
+                if buffer[index] == byte { total += 1 }
+                index += 1
+            }
+            return total
+        }
+    }
+
     /// The field ranges of `bytes` split on `delimiter`.
     static func fields(_ bytes: [UInt8], _ range: Range<Int>, delimiter: [UInt8]) -> [Range<Int>] {
         var fields: [Range<Int>] = []

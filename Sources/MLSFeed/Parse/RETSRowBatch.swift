@@ -74,20 +74,21 @@ struct RETSRowBatch: SplittableBatch {
         let stored = recognizer?.stored
         var fields: [Range<Int>] = []  // one row's field ranges, reused from row to row
         let neededCount = layout.needed.count(where: { $0 })
+        let lastNeeded = layout.needed.lastIndex(of: true)
         for index in range {
             let entry = entries[index]
-            let row = split(entry, into: &fields)
-            guard fields.count == columns.count else {
+            let (row, count, span) = frame(entry, fields: &fields)
+            guard count == columns.count else {
+                if layout.delimiter.count == 1 { _ = split(entry, into: &fields) }
                 var raw: [RawField] = []
                 forEachField(fields) { raw.append(RawField($0, DelimitedText.string(bytes, $2))) }
-                let defect = "DATA row has \(fields.count) fields but COLUMNS has \(columns.count)"
+                let defect = "DATA row has \(count) fields but COLUMNS has \(columns.count)"
                 records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal, defect: defect))
                 continue
             }
             var rawHash: UInt64?
             if let recognizer, let stored {
                 // One pass over the row's bytes, not field by field with each field's key mixed in as well.
-                let span = (fields.first?.lowerBound ?? row.lowerBound)..<(fields.last?.upperBound ?? row.lowerBound)
                 let fingerprint = bytes.withUnsafeBytes { buffer in
                     recognizer.hash.of(keys: layout.fingerprint, values: UnsafeRawBufferPointer(rebasing: buffer[span]))
                 }
@@ -95,8 +96,10 @@ struct RETSRowBatch: SplittableBatch {
                 if let copy = stored.lookup(fingerprint) {
                     var raw: [RawField] = []
                     raw.reserveCapacity(neededCount)
-                    forEachField(fields) { key, column, value in
-                        if layout.needed[column] { raw.append(RawField(key, DelimitedText.string(bytes, value))) }
+                    if let lastNeeded {
+                        forEachNeededField(row, through: lastNeeded) { key, value in
+                            raw.append(RawField(key, DelimitedText.string(bytes, value)))
+                        }
                     }
                     records.append(RawRecord(fields: raw, position: entry.position, ordinal: entry.ordinal,
                                              rawHash: fingerprint, stored: copy))
@@ -108,6 +111,43 @@ struct RETSRowBatch: SplittableBatch {
             records.append(record)
         }
         return records
+    }
+
+    /// Entry's row, its field count and its span (from its first field's start to its last field's end) as `split`
+    /// frames them. A one-byte delimiter is counted, eight bytes at a time, instead of splitting the row into
+    /// fields, which took a `memchr` call a field (80 a row at 1M); a longer one splits the row into `fields`.
+    func frame(_ entry: Entry, fields: inout [Range<Int>]) -> (row: Range<Int>, count: Int, span: Range<Int>) {
+        guard layout.delimiter.count == 1 else {
+            let row = split(entry, into: &fields)
+            return (row, fields.count,
+                    (fields.first?.lowerBound ?? row.lowerBound)..<(fields.last?.upperBound ?? row.lowerBound))
+        }
+        let delimiter = layout.delimiter[0]
+        let row = DelimitedText.row(bytes, entry.text, delimiter: delimiter)
+        var count = DelimitedText.count(delimiter, in: bytes, row) + 1
+        var span = row
+        // `split` drops an empty first and last field of a framed row: the delimiters at its ends.
+        if layout.leading && count > 1 && bytes[span.lowerBound] == delimiter {
+            count -= 1
+            span = (span.lowerBound + 1)..<span.upperBound
+        }
+        if layout.trailing && count > 1 && bytes[span.upperBound - 1] == delimiter {
+            count -= 1
+            span = span.lowerBound..<(span.upperBound - 1)
+        }
+        return (row, count, span)
+    }
+
+    /// Calls `body` with the key and value of each raw field of a whole `row` (its field count checked) whose column
+    /// the recognizer needs, in order; the row is split only as far as `lastNeeded`, the last such column.
+    private func forEachNeededField(_ row: Range<Int>, through lastNeeded: Int, _ body: (String, Range<Int>) -> Void) {
+        let skip = layout.leading && bytes[row].starts(with: layout.delimiter) ? 1 : 0
+        var column = -skip
+        DelimitedText.forEachField(bytes, row, delimiter: layout.delimiter, maxFields: skip + lastNeeded + 1) { range in
+            defer { column += 1 }
+            guard column >= 0, layout.needed[column] else { return }
+            forEachValue(column, range) { key, _, value in body(key, value) }
+        }
     }
 
     /// Entry `index`'s fields (its field count was checked when it was converted).
@@ -130,11 +170,11 @@ struct RETSRowBatch: SplittableBatch {
         return raw
     }
 
-    /// Puts the field ranges of `entry`'s row into `fields` and returns the row's range.
+    /// Puts the field ranges of `entry`'s row into `fields` and returns the row's range (`frame` counts them).
     ///
     /// Rows are framed like COLUMNS; a row may omit the leading or the trailing delimiter, which is seen when that
     /// end is not empty. A row missing a delimiter next to an empty field is ambiguous: read as framed.
-    private func split(_ entry: Entry, into fields: inout [Range<Int>]) -> Range<Int> {
+    func split(_ entry: Entry, into fields: inout [Range<Int>]) -> Range<Int> {
         let row = DelimitedText.row(bytes, entry.text, delimiter: layout.delimiter[0])
         fields.removeAll(keepingCapacity: true)
         DelimitedText.forEachField(bytes, row, delimiter: layout.delimiter) { fields.append($0) }

@@ -22,4 +22,23 @@ import Testing
         }
         #expect(found == fields)
     }
+
+    /// The count eight bytes at a time equals a byte-by-byte one, at every start and length of texts with the byte
+    /// at each place of a word, next to bytes one bit away from it and to high bytes (no carry between bytes).
+    @Test(arguments: [UInt8(0x09), 0x7C, 0x00, 0x80, 0xFF])
+    func countsTheByteEightAtATime(byte: UInt8) {
+        var generator = SystemRandomNumberGenerator()
+        let neighbours: [UInt8] = [byte, byte ^ 1, byte ^ 0x80, byte &+ 1, byte &- 1, 0x00, 0x7F, 0x80, 0xFF, 0x41]
+        for _ in 0..<200 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                neighbours.randomElement(using: &generator)!
+            }
+            for lower in 0...bytes.count {
+                for upper in lower...bytes.count {
+                    let expected = bytes[lower..<upper].count(where: { $0 == byte })
+                    #expect(DelimitedText.count(byte, in: bytes, lower..<upper) == expected)
+                }
+            }
+        }
+    }
 }
