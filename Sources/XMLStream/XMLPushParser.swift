@@ -266,29 +266,6 @@ public final class XMLPushParser {
         return nil
     }
 
-    /// Calls `body` with the range of each field of `bytes[range]` split on `separator` (`n` separators give
-    /// `n + 1` fields), finding separators with `memchr`: for delimiter-joined element text. Only the first
-    /// `maxFields` fields, when given: the rest of the text is not searched.
-    public static func forEachField(in bytes: [UInt8], _ range: Range<Int>, separator: UInt8, maxFields: Int = .max,
-                                    _ body: (Range<Int>) throws -> Void) rethrows {
-        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range out of bounds")
-        guard maxFields > 0 else { return }
-        try bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return try body(range) }
-            var start = range.lowerBound
-            var left = maxFields
-            while start < range.upperBound,
-                  let hit = memchr(base + start, Int32(separator), range.upperBound - start) {
-                let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-                try body(start..<index)
-                left -= 1
-                if left == 0 { return }
-                start = index + 1
-            }
-            try body(start..<range.upperBound)
-        }
-    }
-
     // MARK: - libxml2 plumbing
 
     private func attribute(at index: Int) -> XMLAttribute? {

@@ -147,29 +147,3 @@ func parse(_ bytes: [UInt8], chunk: Int? = nil, encoding: String? = nil, sanitiz
         #expect(listing.string == "listing")
     }
 }
-
-@Suite struct XMLPushParserFieldSplitTests {
-    @Test(arguments: [
-        ("a|b|c", 0..<5, Int.max, ["a", "b", "c"]),
-        ("|a||", 0..<4, Int.max, ["", "a", "", ""]),
-        ("", 0..<0, Int.max, [""]),
-        ("xx|yy|zz", 3..<8, Int.max, ["yy", "zz"]),
-        ("xx|yy|zz", 2..<2, Int.max, [""]),
-        ("no separator", 0..<12, Int.max, ["no separator"]),
-        // Only the first fields: the rest is not searched.
-        ("a|b|c", 0..<5, 2, ["a", "b"]),
-        ("a|b|c", 0..<5, 3, ["a", "b", "c"]),
-        ("a|b|c", 0..<5, 4, ["a", "b", "c"]),
-        ("a|b|c", 0..<5, 1, ["a"]),
-        ("a|b|c", 0..<5, 0, []),
-        ("", 0..<0, 1, [""]),
-    ] as [(String, Range<Int>, Int, [String])])
-    func splitsOnTheSeparator(text: String, range: Range<Int>, maxFields: Int, fields: [String]) {
-        let bytes = Array(text.utf8)
-        var found: [String] = []
-        XMLPushParser.forEachField(in: bytes, range, separator: UInt8(ascii: "|"), maxFields: maxFields) {
-            found.append(String(decoding: bytes[$0], as: UTF8.self))
-        }
-        #expect(found == fields)
-    }
-}

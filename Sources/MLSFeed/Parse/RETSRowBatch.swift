@@ -114,8 +114,8 @@ struct RETSRowBatch: SplittableBatch {
     }
 
     /// Entry's row, its field count and its span (from its first field's start to its last field's end) as `split`
-    /// frames them. A one-byte delimiter is counted, eight bytes at a time, instead of splitting the row into
-    /// fields, which took a `memchr` call a field (80 a row at 1M); a longer one splits the row into `fields`.
+    /// frames them. A one-byte delimiter is counted (`DelimitedText.count`), without a range per field; a longer
+    /// one splits the row into `fields`.
     func frame(_ entry: Entry, fields: inout [Range<Int>]) -> (row: Range<Int>, count: Int, span: Range<Int>) {
         guard layout.delimiter.count == 1 else {
             let row = split(entry, into: &fields)
