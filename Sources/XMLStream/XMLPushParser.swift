@@ -1,10 +1,5 @@
 // The only file that imports CLibXML2: every pointer and C call of the XMLStream module lives here.
 internal import CLibXML2
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// libxml2 wants `xmlInitParser` once per process before the first parser (it is idempotent and thread-safe).
 private let libxml2Initialized: Bool = {

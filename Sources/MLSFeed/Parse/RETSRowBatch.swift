@@ -113,7 +113,7 @@ struct RETSRowBatch: SplittableBatch {
         return records
     }
 
-    /// Entry's row, its field count and its span (from its first field's start to its last field's end) as `split`
+    /// The entry's row, its field count and its span (from its first field's start to its last field's end) as `split`
     /// frames them. A one-byte delimiter is counted (`DelimitedText.count`), without a range per field; a longer
     /// one splits the row into `fields`.
     func frame(_ entry: Entry, fields: inout [Range<Int>]) -> (row: Range<Int>, count: Int, span: Range<Int>) {
