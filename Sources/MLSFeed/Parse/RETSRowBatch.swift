@@ -79,7 +79,7 @@ struct RETSRowBatch: SplittableBatch {
             let entry = entries[index]
             let (row, count, span) = frame(entry, fields: &fields)
             guard count == columns.count else {
-                if layout.delimiter.count == 1 { _ = split(entry, into: &fields) }
+                _ = split(entry, into: &fields)  // a defective row keeps every field it has
                 var raw: [RawField] = []
                 forEachField(fields) { raw.append(RawField($0, DelimitedText.string(bytes, $2))) }
                 let defect = "DATA row has \(count) fields but COLUMNS has \(columns.count)"

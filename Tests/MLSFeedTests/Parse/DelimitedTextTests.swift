@@ -27,12 +27,7 @@ import Testing
     /// at each place of a word, next to bytes one bit away from it and to high bytes (no carry between bytes).
     @Test(arguments: [UInt8(0x09), 0x7C, 0x00, 0x80, 0xFF])
     func countsTheByteEightAtATime(byte: UInt8) {
-        var generator = SystemRandomNumberGenerator()
-        let neighbours: [UInt8] = [byte, byte ^ 1, byte ^ 0x80, byte &+ 1, byte &- 1, 0x00, 0x7F, 0x80, 0xFF, 0x41]
-        for _ in 0..<200 {
-            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
-                neighbours.randomElement(using: &generator)!
-            }
+        for bytes in Self.texts(around: byte, count: 200) {
             for lower in 0...bytes.count {
                 for upper in lower...bytes.count {
                     let expected = bytes[lower..<upper].count(where: { $0 == byte })
@@ -72,12 +67,7 @@ import Testing
     /// start and end of texts with delimiters at each place of a word and bytes one bit away from them.
     @Test(arguments: [UInt8(0x09), 0x7C, 0x80, 0xFF])
     func splitsOnOneByteAsByteByByte(byte: UInt8) {
-        var generator = SystemRandomNumberGenerator()
-        let neighbours: [UInt8] = [byte, byte, byte ^ 1, byte ^ 0x80, byte &+ 1, 0x00, 0x7F, 0x80, 0xFF, 0x41]
-        for _ in 0..<100 {
-            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
-                neighbours.randomElement(using: &generator)!
-            }
+        for bytes in Self.texts(around: byte, count: 100) {
             for lower in 0...bytes.count {
                 for upper in lower...bytes.count {
                     var expected: [Range<Int>] = []
@@ -96,6 +86,16 @@ import Testing
                     }
                 }
             }
+        }
+    }
+
+    /// `count` random texts of 0 to 40 bytes: `byte` (a quarter of them), bytes one bit away from it, and bytes with
+    /// and without the high bit.
+    static func texts(around byte: UInt8, count: Int) -> [[UInt8]] {
+        var generator = SystemRandomNumberGenerator()
+        let neighbours: [UInt8] = [byte, byte, byte ^ 1, byte ^ 0x80, byte &+ 1, byte &- 1, 0x00, 0x7F, 0x80, 0xFF]
+        return (0..<count).map { _ in
+            (0..<Int.random(in: 0...40, using: &generator)).map { _ in neighbours.randomElement(using: &generator)! }
         }
     }
 }
