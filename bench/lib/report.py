@@ -29,6 +29,10 @@ PARSE_STAGE_SHARE = 0.70
 RSS_LIMIT_MIB = 100
 RSS_GROWTH = 0.20
 
+# The parse floors' tools (the names of their measurements), as the tables name them.
+FLOOR_TOOLS = {"xmllint": "`xmllint --stream --noout`", "python-json": "Python `json.loads` per line",
+               "jq": "`jq empty`"}
+
 FORMATS = {
     "triples": ("triples", "`--format triples --shape header`, `pipelines/sample.yaml`"),
     "rets-compact": ("RETS COMPACT", "`--format rets-compact --shape header`, `pipelines/sample.yaml` with "
@@ -361,12 +365,14 @@ class Size:
         m = re.search(r"\((\d+) records", read(os.path.join(d, "generate-delta.out"), "") or "")
         self.delta_records = int(m.group(1)) if m else None
         # parse floor: xmllint, or for JSON the faster of Python's json module and jq
-        self.floor_runs = [("`xmllint --stream --noout`", median(d, "xmllint")),
-                           ("Python `json.loads` per line", median(d, "python-json")),
-                           ("`jq empty`", median(d, "jq"))]
+        self.floor_runs = [(label, median(d, tool)) for tool, label in FLOOR_TOOLS.items()]
         self.floor_runs = [(label, b) for label, b in self.floor_runs if b[0]]
         self.parse_floor = min((b[0] for _, b in self.floor_runs), key=lambda m: m["wall"], default=None)
         self.parse_floor_label = next((label for label, b in self.floor_runs if b[0] is self.parse_floor), "–")
+        # The delta's dump parsed beside each delta and each --force reload (earlier runs had none: their targets used
+        # the parse floor above, measured on the first dump before the first loads).
+        self.beside_delta = self.beside("delta")
+        self.beside_reload = self.beside("reload")
         self.bench_parse, self.k_parse = median(d, "bench-parse")
         self.json_parser, self.k_json = median(d, "json-parser")
         passes = []
@@ -376,6 +382,7 @@ class Size:
                 break
             passes.append(c["wall"] + x["wall"])
         self.load_floor = statistics.median_high(passes) if passes else None
+        self.floors_paired = os.path.exists(os.path.join(d, "floors-paired"))
         self.load_floor_passes = passes
         self.delta, self.k_delta = median_or_once(d, "delta")
         self.rerun, self.k_rerun = median(d, "rerun")
@@ -384,6 +391,25 @@ class Size:
         self.old_reload, self.old_delta = measurement(d, "old-reload"), measurement(d, "old-delta")
         self.mlsfeed_runs = [m for m in (self.first, self.delta, self.rerun, self.reload, self.old_reload,
                                          self.old_delta) if m]
+
+    def beside(self, step):
+        """The parse floor of the delta's dump measured right before each run of `step` (NAME-STEP.1, ...): the
+        faster tool's median run and how many there were, or (None, 0)."""
+        found = [median(self.d, f"{tool}-{step}") for tool in ("xmllint", "python-json", "jq")]
+        found = [b for b in found if b[0]]
+        return min(found, key=lambda b: b[0]["wall"], default=(None, 0))
+
+    def floor_of(self, step):
+        """The parse floor a run of `step` ('delta' or 'reload') is compared with: its own beside the runs when
+        measured, else the first dump's."""
+        beside = self.beside_delta if step == "delta" else self.beside_reload
+        m = beside[0] or self.parse_floor
+        return m["wall"] if m else None
+
+    def floor_label(self, step):
+        """The tool of `floor_of(step)`, as the tables name it."""
+        m = (self.beside_delta if step == "delta" else self.beside_reload)[0]
+        return FLOOR_TOOLS.get(m["name"].rsplit("-", 1)[0], m["name"]) if m else self.parse_floor_label
 
     def ratio(self, m, floor):
         return m["wall"] / floor if m and floor and not m.get("exit", 0) else None
@@ -419,8 +445,8 @@ def summary_table(emit, sizes):
              f"{fmt_s(z.bench_parse['wall']) if z.bench_parse else '–'}"
              f"{f' ({share:.0%})' if share is not None else ''} | {fmt_s(z.load_floor)} | "
              f"{times(z.first, z.ratio(z.first, z.load_floor))} | "
-             f"{times(z.reload, z.ratio(z.reload, pf and pf['wall']))} | "
-             f"{times(z.delta, z.ratio(z.delta, pf and pf['wall']))} | "
+             f"{times(z.reload, z.ratio(z.reload, z.floor_of('reload')))} | "
+             f"{times(z.delta, z.ratio(z.delta, z.floor_of('delta')))} | "
              f"{f'{z.peak_rss:.0f}' if z.peak_rss else '–'} |")
     emit("")
 
@@ -475,8 +501,14 @@ def size_section(emit, z, fails):
         notes=notes_of(f"{z.rows_bytes / MB:,.0f} MB of COPY text", srv(fc), spread(fc)))
     row(f"initial-load floor: build the {nidx} search indexes ×{kc}", fi, z.unique,
         notes=notes_of(srv(fi), spread(fi)))
-    row(f"**initial-load floor = copy + indexes** (median pass of {kc})", fc, z.unique, wall=z.load_floor,
+    paired = " (each pass right after a first load)" if z.floors_paired else ""
+    row(f"**initial-load floor = copy + indexes** (median pass of {kc}){paired}", fc, z.unique, wall=z.load_floor,
         notes=notes_of("psql wall times", wall_range(z.load_floor_passes)))
+    for step, (m, k) in (("delta", z.beside_delta), ("reload", z.beside_reload)):
+        if m:
+            row(f"parse floor of the delta's dump: {z.floor_label(step)}, right before each {step} ×{k}", m,
+                z.delta_records,
+                z.delta_bytes, notes=notes_of(f"CPU {fmt_s(cpu(m))} s", spread(m)))
     rf = psql_timings(os.path.join(d, "reload-floor.out"))
     rf_m = measurement(d, "reload-floor")
     reload_floor = None
@@ -546,9 +578,13 @@ def size_section(emit, z, fails):
     target(f"first load ≤ {FIRST_LOAD_VS_FLOOR}× initial-load floor", z.first, z.load_floor, FIRST_LOAD_VS_FLOOR)
     s_rl = (z.reload or {}).get("summary") or {}
     written = s_rl.get("inserted", 0) + s_rl.get("updated", 0) + s_rl.get("withdrawn", 0)
-    target(f"unchanged reload (`--force`) ≤ {RELOAD_VS_PARSE_FLOOR}× {pname}, 0 rows written", z.reload, pf,
+    rname = f"{z.floor_label('reload')} of its dump" if z.beside_reload[0] else pname
+    dname = f"{z.floor_label('delta')} of its dump" if z.beside_delta[0] else pname
+    target(f"unchanged reload (`--force`) ≤ {RELOAD_VS_PARSE_FLOOR}× {rname}, 0 rows written", z.reload,
+           z.floor_of("reload"),
            RELOAD_VS_PARSE_FLOOR, extra_ok=(written == 0), extra_note=f" ({written} rows written)")
-    target(f"delta (full mode, after `VACUUM ANALYZE`) ≤ {DELTA_VS_PARSE_FLOOR}× {pname}", z.delta, pf,
+    target(f"delta (full mode, after `VACUUM ANALYZE`) ≤ {DELTA_VS_PARSE_FLOOR}× {dname}", z.delta,
+           z.floor_of("delta"),
            DELTA_VS_PARSE_FLOOR)
     share = z.parse_share
     if share is not None:
@@ -618,8 +654,10 @@ def report(run_dir):
     emit("")
     emit("Parse floor: `xmllint --stream --noout`, for RESO JSON the faster of Python's `json` module (per line) and "
          "`jq empty` on the same bytes; the speed of the parse stage alone is given as a share of its floor's. "
+         "The delta and the `--force` reload are compared with the parse floor of the dump they read (the delta's), "
+         "measured right before each of their runs where the run did so. "
          "COPY + index floor: `\\copy` of the first load's rows into a table with only the primary key, then "
-         "building the search indexes.")
+         "building the search indexes; where marked, a pass right after each first load.")
     emit("")
     summary_table(emit, [z for fmt in present for z in by_format[fmt]])
 
