@@ -33,6 +33,13 @@ RSS_GROWTH = 0.20
 FLOOR_TOOLS = {"xmllint": "`xmllint --stream --noout`", "python-json": "Python `json.loads` per line",
                "jq": "`jq empty`"}
 
+
+def tool_label(m):
+    """The parse floor tool of measurement `m` (named TOOL.I or TOOL-STEP.I), as the tables name it."""
+    name = m["name"].rsplit(".", 1)[0]
+    return next((label for tool, label in FLOOR_TOOLS.items() if name in (tool, f"{tool}-delta", f"{tool}-reload")),
+                name)
+
 FORMATS = {
     "triples": ("triples", "`--format triples --shape header`, `pipelines/sample.yaml`"),
     "rets-compact": ("RETS COMPACT", "`--format rets-compact --shape header`, `pipelines/sample.yaml` with "
@@ -371,8 +378,7 @@ class Size:
         self.parse_floor_label = next((label for label, b in self.floor_runs if b[0] is self.parse_floor), "–")
         # The delta's dump parsed beside each delta and each --force reload (earlier runs had none: their targets used
         # the parse floor above, measured on the first dump before the first loads).
-        self.beside_delta = self.beside("delta")
-        self.beside_reload = self.beside("reload")
+        self.beside = {step: self.measured_beside(step) for step in ("delta", "reload")}
         self.bench_parse, self.k_parse = median(d, "bench-parse")
         self.json_parser, self.k_json = median(d, "json-parser")
         passes = []
@@ -392,24 +398,23 @@ class Size:
         self.mlsfeed_runs = [m for m in (self.first, self.delta, self.rerun, self.reload, self.old_reload,
                                          self.old_delta) if m]
 
-    def beside(self, step):
+    def measured_beside(self, step):
         """The parse floor of the delta's dump measured right before each run of `step` (NAME-STEP.1, ...): the
         faster tool's median run and how many there were, or (None, 0)."""
-        found = [median(self.d, f"{tool}-{step}") for tool in ("xmllint", "python-json", "jq")]
+        found = [median(self.d, f"{tool}-{step}") for tool in FLOOR_TOOLS]
         found = [b for b in found if b[0]]
         return min(found, key=lambda b: b[0]["wall"], default=(None, 0))
 
     def floor_of(self, step):
         """The parse floor a run of `step` ('delta' or 'reload') is compared with: its own beside the runs when
         measured, else the first dump's."""
-        beside = self.beside_delta if step == "delta" else self.beside_reload
-        m = beside[0] or self.parse_floor
+        m = self.beside[step][0] or self.parse_floor
         return m["wall"] if m else None
 
-    def floor_label(self, step):
-        """The tool of `floor_of(step)`, as the tables name it."""
-        m = (self.beside_delta if step == "delta" else self.beside_reload)[0]
-        return FLOOR_TOOLS.get(m["name"].rsplit("-", 1)[0], m["name"]) if m else self.parse_floor_label
+    def floor_name(self, step):
+        """`floor_of(step)` as the targets name it: its tool on the run's own dump, or the first dump's floor."""
+        m = self.beside[step][0]
+        return f"{tool_label(m)} of its dump" if m else self.parse_floor_label
 
     def ratio(self, m, floor):
         return m["wall"] / floor if m and floor and not m.get("exit", 0) else None
@@ -504,9 +509,9 @@ def size_section(emit, z, fails):
     paired = " (each pass right after a first load)" if z.floors_paired else ""
     row(f"**initial-load floor = copy + indexes** (median pass of {kc}){paired}", fc, z.unique, wall=z.load_floor,
         notes=notes_of("psql wall times", wall_range(z.load_floor_passes)))
-    for step, (m, k) in (("delta", z.beside_delta), ("reload", z.beside_reload)):
+    for step, (m, k) in z.beside.items():
         if m:
-            row(f"parse floor of the delta's dump: {z.floor_label(step)}, right before each {step} ×{k}", m,
+            row(f"parse floor of the delta's dump: {tool_label(m)}, right before each {step} ×{k}", m,
                 z.delta_records,
                 z.delta_bytes, notes=notes_of(f"CPU {fmt_s(cpu(m))} s", spread(m)))
     rf = psql_timings(os.path.join(d, "reload-floor.out"))
@@ -578,14 +583,11 @@ def size_section(emit, z, fails):
     target(f"first load ≤ {FIRST_LOAD_VS_FLOOR}× initial-load floor", z.first, z.load_floor, FIRST_LOAD_VS_FLOOR)
     s_rl = (z.reload or {}).get("summary") or {}
     written = s_rl.get("inserted", 0) + s_rl.get("updated", 0) + s_rl.get("withdrawn", 0)
-    rname = f"{z.floor_label('reload')} of its dump" if z.beside_reload[0] else pname
-    dname = f"{z.floor_label('delta')} of its dump" if z.beside_delta[0] else pname
-    target(f"unchanged reload (`--force`) ≤ {RELOAD_VS_PARSE_FLOOR}× {rname}, 0 rows written", z.reload,
-           z.floor_of("reload"),
-           RELOAD_VS_PARSE_FLOOR, extra_ok=(written == 0), extra_note=f" ({written} rows written)")
-    target(f"delta (full mode, after `VACUUM ANALYZE`) ≤ {DELTA_VS_PARSE_FLOOR}× {dname}", z.delta,
-           z.floor_of("delta"),
-           DELTA_VS_PARSE_FLOOR)
+    target(f"unchanged reload (`--force`) ≤ {RELOAD_VS_PARSE_FLOOR}× {z.floor_name('reload')}, 0 rows written",
+           z.reload, z.floor_of("reload"), RELOAD_VS_PARSE_FLOOR, extra_ok=(written == 0),
+           extra_note=f" ({written} rows written)")
+    target(f"delta (full mode, after `VACUUM ANALYZE`) ≤ {DELTA_VS_PARSE_FLOOR}× {z.floor_name('delta')}", z.delta,
+           z.floor_of("delta"), DELTA_VS_PARSE_FLOOR)
     share = z.parse_share
     if share is not None:
         ok = share >= PARSE_STAGE_SHARE
