@@ -45,15 +45,8 @@ package enum ReaderHarness {
                                      sanitize: options & 1 != 0)
         let reader = makeRecordReader(settings: settings, source: source, mapping: setup.mapping)
         var order = RecordOrder(agents: setup.mapping?.embeddedAgents.count ?? 0)
-        var offset = document.startIndex
-        var turn = 0
         do {
-            while offset < document.endIndex {
-                let size = sizes[turn % sizes.count]
-                turn += 1
-                let end = size == 0 ? document.endIndex : min(document.endIndex, offset + size)
-                try reader.feed(document[offset..<end])
-                offset = end
+            try feed(document, sizes: sizes, to: reader) {
                 if options & 8 != 0 { order.check(reader.takeRecords()) }
             }
             try reader.finish()
@@ -76,6 +69,51 @@ package enum ReaderHarness {
                        "path \(path) matched \(matches) in \(order.next) records")
         }
         if let mapping = setup.mapping { normalize(order.records, mapping: mapping, setup: setup) }
+        switch setup.format {
+        case .triples, .retsCompact: compareRewriting(document, sizes: sizes, settings: settings)
+        case .xml, .resoJSON: break
+        }
+    }
+
+    /// Feeds `document` to `reader` in chunks of `sizes` in turn (0: all that is left), calling `chunkFed` after
+    /// each.
+    private static func feed(_ document: ArraySlice<UInt8>, sizes: [Int], to reader: any RecordReader,
+                             chunkFed: () -> Void = {}) throws {
+        var offset = document.startIndex
+        var turn = 0
+        while offset < document.endIndex {
+            let size = sizes[turn % sizes.count]
+            turn += 1
+            let end = size == 0 ? document.endIndex : min(document.endIndex, offset + size)
+            try reader.feed(document[offset..<end])
+            offset = end
+            chunkFed()
+        }
+    }
+
+    /// A flat format's records (fields, positions, fingerprints) and error are the same whether libxml2 reads
+    /// non-ASCII characters as they are or rewritten as character references.
+    private static func compareRewriting(_ document: ArraySlice<UInt8>, sizes: [Int], settings: ParseSettings) {
+        func outcome(rewriting: Bool) -> [String] {
+            let reader = makeRecordReader(settings: settings, source: source, rewritesNonASCII: rewriting)
+            var error = "no error"
+            do {
+                try feed(document, sizes: sizes, to: reader)
+                try reader.finish()
+            } catch {
+                error = "\(error)"
+            }
+            var records = reader.takeRecords()
+            FieldSplitter.split(&records)
+            return records.map { record in
+                let fields = record.fields.map { "\($0.key)=\($0.value.debugDescription)" }.joined(separator: " ")
+                return "\(record.ordinal) \(record.position) \(record.defect ?? "-") \(record.rawHash ?? 0) \(fields)"
+            } + [error]
+        }
+        let plain = outcome(rewriting: false), rewritten = outcome(rewriting: true)
+        let first = zip(plain, rewritten).first { $0 != $1 }
+        Check.that(plain == rewritten, "rewriting non-ASCII characters changed the records or the error: "
+                   + (first.map { "\($0.0) became \($0.1)" } ?? "\(plain.count) entries became \(rewritten.count)"))
     }
 
     /// Runs `records` through the normalizer and the validator, checking the rejects.

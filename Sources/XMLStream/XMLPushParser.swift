@@ -29,6 +29,16 @@ public final class XMLPushParser {
     public let sanitize: Bool
     /// How many forbidden control characters `sanitize` removed so far.
     public private(set) var sanitizedCharacters = 0
+    /// Rewrites non-ASCII characters of character data as references before libxml2 reads them (its fast path).
+    @exclusivity(unchecked) private var escaper: CharacterReferenceEscaper
+    /// Characters `CharacterReferenceEscaper` rewrote as references so far.
+    package var charactersRewritten: Int { escaper.rewritten }
+    /// The rewritten chunk being parsed (kept for its capacity).
+    private var rewritten: [UInt8] = []
+    /// References libxml2 has read whose bytes it may still hold (for `positionOfLast`), oldest first.
+    @exclusivity(unchecked) private var readReferences: [CharacterReferenceEscaper.Reference] = []
+    /// When `readReferences` is next pruned of those libxml2 no longer holds (doubling: amortized O(1) each).
+    @exclusivity(unchecked) private var pruneReadReferencesAt = 64
 
     /// The parser context; owned here, freed in `deinit`.
     private let context: xmlParserCtxtPtr
@@ -64,10 +74,16 @@ public final class XMLPushParser {
     @exclusivity(unchecked) private var sawElement = false
 
     /// Creates a parser; `encoding` (e.g. `ISO-8859-1`) overrides what the document declares.
-    public init(delegate: any XMLStreamDelegate, encoding: String? = nil, sanitize: Bool = false) throws {
+    ///
+    /// `rewritesNonASCII` passes the input through `CharacterReferenceEscaper` (same events, faster on long texts
+    /// with a few non-ASCII characters; slower on many short texts). Not with an overriding `encoding`.
+    public init(delegate: any XMLStreamDelegate, encoding: String? = nil, sanitize: Bool = false,
+                rewritesNonASCII: Bool = false) throws {
         precondition(libxml2Initialized)
         self.delegate = delegate
         self.sanitize = sanitize
+        // An overriding encoding is read through a converter, whose input the escaper's offsets would not match.
+        escaper = CharacterReferenceEscaper(enabled: rewritesNonASCII && encoding == nil)
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = xmlStreamStartElement
@@ -121,9 +137,23 @@ public final class XMLPushParser {
         precondition(!finished, "XMLPushParser.feed after finish")
         if sanitize, let cleaned = Self.removingForbiddenControls(bytes) {
             sanitizedCharacters += bytes.count - cleaned.count
-            try push(cleaned[...], terminate: false)
+            try pushRewriting(cleaned[...])
         } else {
-            try push(bytes, terminate: false)
+            try pushRewriting(bytes)
+        }
+    }
+
+    /// Pushes `bytes` through the escaper, a piece at a time (so that the rewritten copy stays small).
+    private func pushRewriting(_ bytes: ArraySlice<UInt8>) throws {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let piece = bytes[offset..<min(bytes.endIndex, offset + Self.pieceSize)]
+            offset = piece.endIndex
+            if escaper.rewrite(piece, into: &rewritten) {
+                if !rewritten.isEmpty { try push(rewritten[...], terminate: false) }
+            } else {
+                try push(piece, terminate: false)
+            }
         }
     }
 
@@ -132,7 +162,8 @@ public final class XMLPushParser {
         if let failure { throw failure }
         if finished { return }
         finished = true
-        try push([], terminate: true)
+        escaper.finish(into: &rewritten)
+        try push(rewritten[...], terminate: true)
     }
 
     /// Interns `string`, giving the same `XMLName` the parser reports for that element or attribute name.
@@ -213,7 +244,10 @@ public final class XMLPushParser {
         // The marked text spans lines: count the characters between the previous line end and the marker.
         var lineStart = open
         while lineStart > base && (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }
-        var before = 0
+        // A character the escaper rewrote counts once, not as its reference's length.
+        let consumed = Int(input.pointee.consumed)
+        let (from, to) = (consumed + (lineStart - base), consumed + (open - base))
+        var before = -readReferences.reduce(0) { $0 + ($1.end > from && $1.end <= to ? $1.extra : 0) }
         while lineStart < open {
             if lineStart.pointee & 0xC0 != 0x80 { before += 1 }
             lineStart += 1
@@ -426,10 +460,30 @@ public final class XMLPushParser {
 
     fileprivate func handleCharacters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
         guard let bytes, count > 0 else { return }
+        if escaper.hasReferences { takeReferences() }
         if capturesText {
             text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
         } else if streamsText {
             delegate.characters(UnsafeBufferPointer(start: bytes, count: Int(count)).span, parser: self)
+        }
+    }
+
+    /// When libxml2 has just read one of the escaper's references, takes back the columns it adds.
+    private func takeReferences() {
+        guard let input = context.pointee.input else { return }
+        let here = Int(xmlByteConsumed(context))
+        while let next = escaper.nextReference, next.end <= here {
+            if next.end == here {
+                input.pointee.col -= Int32(next.extra)
+                // Only references in the bytes libxml2 still holds matter to `positionOfLast`.
+                if readReferences.count >= pruneReadReferencesAt {
+                    let consumed = Int(input.pointee.consumed)
+                    readReferences.removeAll { $0.end <= consumed }
+                    pruneReadReferencesAt = max(64, readReferences.count * 2)
+                }
+                readReferences.append(next)
+            }
+            escaper.dropReference()
         }
     }
 

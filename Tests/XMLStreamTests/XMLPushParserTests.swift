@@ -34,11 +34,13 @@ func fixture(_ name: String) throws -> [UInt8] {
 
 /// Parses `bytes` fed in chunks of `chunk` bytes (nil: whole), returning the events or the error text.
 func parse(_ bytes: [UInt8], chunk: Int? = nil, encoding: String? = nil, sanitize: Bool = false,
-           failOn: String? = nil) -> (events: [String], error: String?, parser: XMLPushParser?) {
+           failOn: String? = nil, rewritesNonASCII: Bool = false)
+    -> (events: [String], error: String?, parser: XMLPushParser?) {
     let recorder = EventRecorder()
     recorder.failOn = failOn
     do {
-        let parser = try XMLPushParser(delegate: recorder, encoding: encoding, sanitize: sanitize)
+        let parser = try XMLPushParser(delegate: recorder, encoding: encoding, sanitize: sanitize,
+                                       rewritesNonASCII: rewritesNonASCII)
         parser.capturesText = true
         do {
             let size = max(1, chunk ?? bytes.count)

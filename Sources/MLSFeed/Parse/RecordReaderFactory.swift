@@ -4,8 +4,9 @@ import Foundation
 /// Structured formats read the values `mapping`'s paths name (without one, everything goes to `extra`).
 /// With a `recognizer`, triples and RETS COMPACT records get their raw fingerprint and stored listings are
 /// recognised while splitting (the structured formats leave that to the normalizer, which has their fields).
+/// `rewritesNonASCII` overrides the format's choice of `XMLPushParser`'s rewriting (the fuzz targets compare both).
 package func makeRecordReader(settings: ParseSettings, source: String, mapping: Mapping? = nil,
-                             recognizer: RawRecognizer? = nil) -> RecordReader {
+                             recognizer: RawRecognizer? = nil, rewritesNonASCII: Bool? = nil) -> RecordReader {
     let handler: any RecordHandler
     switch settings.format {
     case .resoJSON(let json):
@@ -20,7 +21,15 @@ package func makeRecordReader(settings: ParseSettings, source: String, mapping: 
         handler = StructuredXMLHandler(settings: xml, mapping: mapping ?? Mapping(entity: .listing, fields: []),
                                        source: source)
     }
-    return XMLRecordReader(handler: handler, settings: settings, source: source)
+    // A flat record is one long text (a row): from its first non-ASCII character libxml2 would read the rest one
+    // character at a time. A structured record's texts are short: rewriting cost more than it saved (syndication).
+    let flat: Bool
+    switch settings.format {
+    case .triples, .retsCompact: flat = true
+    case .xml, .resoJSON: flat = false
+    }
+    return XMLRecordReader(handler: handler, settings: settings, source: source,
+                           rewritesNonASCII: rewritesNonASCII ?? flat)
 }
 
 /// Parses the file at `path` (in chunks of the fetch stage's size) and throws the records away: the parse stage

@@ -9,11 +9,13 @@ final class XMLRecordReader: RecordReader {
     private let parser: XMLPushParser?
     private var failure: InputError?
 
-    init(handler: any RecordHandler, settings: ParseSettings, source: String) {
+    /// `rewritesNonASCII`: see `XMLPushParser.init`.
+    init(handler: any RecordHandler, settings: ParseSettings, source: String, rewritesNonASCII: Bool = false) {
         self.source = source
         self.handler = handler
         do {
-            let parser = try XMLPushParser(delegate: handler, encoding: settings.encoding, sanitize: settings.sanitize)
+            let parser = try XMLPushParser(delegate: handler, encoding: settings.encoding, sanitize: settings.sanitize,
+                                           rewritesNonASCII: rewritesNonASCII)
             handler.bind(parser)
             self.parser = parser
         } catch {
