@@ -55,6 +55,8 @@ package struct CharacterReferenceEscaper {
     private var held: [UInt8] = []
     /// Bytes the next scan passes over first: the byte-order mark of a document just decided on.
     private var skip = 0
+    /// Whether the bytes before the next chunk end in `&` and name characters (see `continuesReference`).
+    private var referenceOpen = false
 
     /// The longest document head read before deciding: an XML declaration is far shorter.
     private static let headLimit = 512
@@ -126,18 +128,20 @@ package struct CharacterReferenceEscaper {
     // MARK: - The document's head
 
     /// Decides from the document's first bytes whether to rewrite (state `text`) or not (`off`); false when `head`
-    /// is too short to tell yet.
+    /// is too short to tell yet. It waits only while the bytes could still be a byte-order mark or the start of an
+    /// XML declaration, or are a declaration without its `?>` (so libxml2 gets anything else, and its errors about
+    /// it, at once).
     private mutating func decide(_ head: [UInt8]) -> Bool {
-        let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let rest = head[start...]
-        skip = start
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         let declaration = Array("<?xml".utf8)
-        if rest.count < declaration.count + 1 && head.count < Self.headLimit {
-            return false
-        }
+        if head.count < mark.count && mark.starts(with: head) && !head.isEmpty { return false }
+        let start = head.starts(with: mark) ? mark.count : 0
+        let rest = head[start...]
         // UTF-16 or UTF-32 (a byte-order mark or NUL bytes), or anything else that is not ASCII at first.
         if let first = rest.first, first >= 0x80 || first == 0 { state = .off; return true }
         if rest.dropFirst().first == 0 { state = .off; return true }
+        if rest.count < declaration.count && declaration.starts(with: rest) { return false }
+        skip = start
         guard rest.starts(with: declaration) else { state = .text; return true }
         guard let end = rest.firstRange(of: Array("?>".utf8)) else {
             if head.count >= Self.headLimit { state = .off; return true }
@@ -165,9 +169,11 @@ package struct CharacterReferenceEscaper {
     }
 
     // MARK: - The scan
-
     /// Scans `input` from the current state, writing the rewritten stream into `output` from the first change on;
     /// false when nothing changed (then `output` is untouched and the input passes as it is).
+    ///
+    /// Every non-ASCII byte is checked, in markup too: at an invalid UTF-8 sequence (or U+FFFE, U+FFFF) libxml2
+    /// stops with an error that quotes the bytes from there on, so from there on nothing is rewritten.
     private mutating func scan(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
         if state == .head {
             let head = Array(input)
@@ -182,56 +188,57 @@ package struct CharacterReferenceEscaper {
         skip = 0
         let count = input.count
         let raw = UnsafeRawBufferPointer(input)
+        /// Holds the incomplete sequence at `index` for the next chunk.
+        func holdRest() {
+            changed = true
+            output.append(contentsOf: input[copied..<index])
+            held = Array(input[index..<count])
+            copied = count
+            index = count
+        }
+        /// Steps over the non-ASCII character at `index`: false when the bytes from there on pass as they are.
+        func stepOverCharacter() -> Bool {
+            switch Self.character(input, at: index) {
+            case .character(let length, _): index += length; return true
+            case .incomplete: holdRest(); return false
+            case .invalid: state = .off; return false
+            }
+        }
         while index < count {
             switch state {
             case .text:
                 index = Self.firstTextStop(raw, from: index)
                 guard index < count else { break }
-                let byte = input[index]
-                if byte == UInt8(ascii: "<") {
+                if input[index] == UInt8(ascii: "<") {
                     state = .open
                     textReferences = 0
                     index += 1
                     continue
                 }
-                if textReferences == Self.referencesPerText {
-                    index += 1
+                guard case .character(let length, let scalar) = Self.character(input, at: index),
+                      textReferences < Self.referencesPerText else {
+                    _ = stepOverCharacter()
                     continue
                 }
-                let length = Self.sequenceLength(input, at: index)
-                if length == 0 {  // invalid: libxml2 reports it
-                    index += 1
-                    continue
-                }
-                if index + length > count {  // incomplete: held for the next chunk
-                    changed = true
-                    output.append(contentsOf: input[copied..<index])
-                    held = Array(input[index..<count])
-                    copied = count
-                    index = count
-                    continue
-                }
-                let scalar = Self.scalar(input, at: index, length: length)
-                if scalar == 0xFFFE || scalar == 0xFFFF {
-                    index += length
+                // `&amp京`: part of a reference's name, which libxml2 fails on (quoting the name).
+                if continuesReference(input, at: index) {
+                    state = .off
                     continue
                 }
                 if !changed { output.reserveCapacity(count + count / 16); changed = true }
                 output.append(contentsOf: input[copied..<index])
                 let before = output.count
                 Self.appendReference(scalar, to: &output)
+                references.append(Reference(end: written + output.count, extra: output.count - before - 1))
                 textReferences += 1
                 rewritten += 1
-                references.append(Reference(end: written + output.count, extra: output.count - before - 1))
                 index += length
                 copied = index
             case .open:
-                let byte = input[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "!"): state = .bang
-                case UInt8(ascii: "?"): state = .instruction(question: false)
-                default: state = byte == UInt8(ascii: ">") ? .text : .tag(quote: 0)
+                switch input[index] {
+                case UInt8(ascii: "!"): state = .bang; index += 1
+                case UInt8(ascii: "?"): state = .instruction(question: false); index += 1
+                default: state = .tag(quote: 0)  // a start or end tag: its first byte is the tag's
                 }
             case .bang:
                 let byte = input[index]
@@ -243,6 +250,10 @@ package struct CharacterReferenceEscaper {
                 }
             case .comment(let dashes):
                 let byte = input[index]
+                if byte >= 0x80 {
+                    if stepOverCharacter() { state = .comment(dashes: 0) }
+                    continue
+                }
                 index += 1
                 if byte == UInt8(ascii: "-") {
                     state = .comment(dashes: min(dashes + 1, 2))
@@ -253,6 +264,10 @@ package struct CharacterReferenceEscaper {
                 }
             case .cdata(let brackets):
                 let byte = input[index]
+                if byte >= 0x80 {
+                    if stepOverCharacter() { state = .cdata(brackets: 0) }
+                    continue
+                }
                 index += 1
                 if byte == UInt8(ascii: "]") {
                     state = .cdata(brackets: min(brackets + 1, 2))
@@ -263,6 +278,10 @@ package struct CharacterReferenceEscaper {
                 }
             case .instruction(let question):
                 let byte = input[index]
+                if byte >= 0x80 {
+                    if stepOverCharacter() { state = .instruction(question: false) }
+                    continue
+                }
                 index += 1
                 if byte == UInt8(ascii: ">") && question {
                     state = .text
@@ -273,6 +292,10 @@ package struct CharacterReferenceEscaper {
                 index = Self.firstTagStop(raw, from: index, quote: quote)
                 guard index < count else { break }
                 let byte = input[index]
+                if byte >= 0x80 {
+                    _ = stepOverCharacter()
+                    continue
+                }
                 index += 1
                 if quote != 0 {
                     state = .tag(quote: 0)  // the closing quote
@@ -285,10 +308,28 @@ package struct CharacterReferenceEscaper {
                 index = count
             }
         }
+        referenceOpen = state == .text && continuesReference(input, at: count - held.count)
         guard changed else { return false }
         output.append(contentsOf: input[copied..<count])
         written += output.count
         return true
+    }
+
+    /// Whether the bytes before `index` end in `&` and name characters (`&amp`, `&#x4E`): a non-ASCII character at
+    /// `index` would continue a reference's name.
+    private func continuesReference(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        var before = index
+        while before > 0 {
+            let byte = input[before - 1]
+            if byte == UInt8(ascii: "&") { return true }
+            let isName = byte >= 0x80 || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "#")
+            guard isName else { return false }
+            before -= 1
+        }
+        return referenceOpen
     }
 
     // MARK: - Bytes
@@ -308,20 +349,23 @@ package struct CharacterReferenceEscaper {
         return index
     }
 
-    /// The index of the first byte at or after `start` that ends `quote` (when not 0), or else of the first `>`,
-    /// `"` or `'`; or the end.
+    /// The index of the first non-ASCII byte at or after `start`, or of the first that ends `quote` (when not 0),
+    /// or else of the first `>`, `"` or `'`; or the end.
     @inline(__always)
     private static func firstTagStop(_ raw: UnsafeRawBufferPointer, from start: Int, quote: UInt8) -> Int {
         var index = start
         while index + 8 <= raw.count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let stops = quote != 0 ? equal(word, quote) : equal(word, 0x3E) | equal(word, 0x22) | equal(word, 0x27)
+            let quotes = quote != 0 ? equal(word, quote) : equal(word, 0x3E) | equal(word, 0x22) | equal(word, 0x27)
+            let stops = quotes | (word & 0x8080_8080_8080_8080)
             if stops != 0 { return index + stops.trailingZeroBitCount / 8 }
             index += 8
         }
         while index < raw.count {
             let byte = raw[index]
-            if quote != 0 ? byte == quote : (byte == 0x3E || byte == 0x22 || byte == 0x27) { return index }
+            if byte >= 0x80 || (quote != 0 ? byte == quote : (byte == 0x3E || byte == 0x22 || byte == 0x27)) {
+                return index
+            }
             index += 1
         }
         return index
@@ -336,8 +380,18 @@ package struct CharacterReferenceEscaper {
         return ~(((x & low7) &+ low7) | x) & ~low7
     }
 
-    /// The length of the valid UTF-8 sequence at `index` (counting bytes the chunk lacks as valid), or 0.
-    static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    /// What the bytes from a non-ASCII byte on hold.
+    enum Character: Equatable {
+        /// A character XML allows: its length in bytes and its scalar value.
+        case character(length: Int, scalar: UInt32)
+        /// The start of a valid sequence the chunk ends in.
+        case incomplete
+        /// Not UTF-8, or U+FFFE or U+FFFF (libxml2 reports either).
+        case invalid
+    }
+
+    /// The character whose UTF-8 sequence starts at `index` (a non-ASCII byte).
+    static func character(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Character {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // the second byte's range
@@ -349,20 +403,16 @@ package struct CharacterReferenceEscaper {
         case 0xF0: length = 4; low = 0x90
         case 0xF1...0xF3: length = 4
         case 0xF4: length = 4; high = 0x8F
-        default: return 0
+        default: return .invalid
         }
-        for offset in 1..<length where index + offset < bytes.count {
+        var scalar = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length {
+            guard index + offset < bytes.count else { return .incomplete }
             let byte = bytes[index + offset]
-            if offset == 1 ? !(low...high).contains(byte) : byte & 0xC0 != 0x80 { return 0 }
+            if offset == 1 ? !(low...high).contains(byte) : byte & 0xC0 != 0x80 { return .invalid }
+            scalar = scalar << 6 | UInt32(byte & 0x3F)
         }
-        return length
-    }
-
-    /// The scalar value of the valid `length`-byte sequence at `index`.
-    static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, length: Int) -> UInt32 {
-        var value = UInt32(bytes[index]) & (0xFF >> (length + 1))
-        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-        return value
+        return scalar == 0xFFFE || scalar == 0xFFFF ? .invalid : .character(length: length, scalar: scalar)
     }
 
     /// Appends `&#x` + `scalar` in upper-case hexadecimal + `;`.

@@ -217,6 +217,33 @@ public final class XMLPushParser {
         return (Int(input.pointee.line), Int(input.pointee.col))
     }
 
+    /// The position just past the last byte libxml2 holds: `position` moved over the bytes it has not read yet,
+    /// a reference the escaper wrote among them counting as the one character it stands for.
+    private var endOfInput: (line: Int, column: Int) {
+        guard let input = context.pointee.input, var scan = input.pointee.cur, let base = input.pointee.base,
+              let end = input.pointee.end else {
+            return position
+        }
+        var (line, column) = position
+        var lineStart = Int(input.pointee.consumed) + (scan - base)
+        while scan < end {
+            if scan.pointee == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+                lineStart = Int(input.pointee.consumed) + (scan - base) + 1
+            } else if scan.pointee & 0xC0 != 0x80 {
+                column += 1
+            }
+            scan += 1
+        }
+        var unread = escaper
+        while let next = unread.nextReference {
+            if next.end > lineStart { column -= next.extra }
+            unread.dropReference()
+        }
+        return (line, column)
+    }
+
     /// During `startElement`: the position of the start tag's `<`.
     public var startTagPosition: (line: Int, column: Int) {
         // An attribute value cannot hold a raw `<`, so the last `<` before the cursor opens this tag.
@@ -361,7 +388,10 @@ public final class XMLPushParser {
         guard let open = context.pointee.name,
               let line = openElements.last?.line else { return error }
         let message = "Premature end of data in tag \(String(cString: open)) line \(line)"
-        return XMLStreamError(message, line: error.line, column: error.column)
+        // At the end of the input, wherever libxml2 stopped reading it (how much of a text it leaves unread depends
+        // on the path it read the text by).
+        let end = endOfInput
+        return XMLStreamError(message, line: end.line, column: end.column)
     }
 
     private static func streamError(_ error: UnsafePointer<xmlError>) -> XMLStreamError {

@@ -4,11 +4,13 @@ import Testing
 /// The escaper alone: bytes in, bytes out, no parser.
 @Suite struct CharacterReferenceEscaperTests {
     /// The rewritten stream of `document` fed in chunks of `chunk` bytes (nil: whole), and the escaper after it.
-    static func rewrite(_ document: String, chunk: Int? = nil) -> (text: String, escaper: CharacterReferenceEscaper) {
+    static func rewrite(_ document: String, chunk: Int? = nil)
+        -> (text: String, bytes: [UInt8], escaper: CharacterReferenceEscaper) {
         rewrite(Array(document.utf8), chunk: chunk)
     }
 
-    static func rewrite(_ bytes: [UInt8], chunk: Int? = nil) -> (text: String, escaper: CharacterReferenceEscaper) {
+    static func rewrite(_ bytes: [UInt8], chunk: Int? = nil)
+        -> (text: String, bytes: [UInt8], escaper: CharacterReferenceEscaper) {
         var escaper = CharacterReferenceEscaper()
         var stream: [UInt8] = []
         var output: [UInt8] = []
@@ -22,7 +24,7 @@ import Testing
         escaper.finish(into: &output)
         stream += output
         #expect(escaper.written == stream.count)
-        return (String(decoding: stream, as: UTF8.self), escaper)
+        return (String(decoding: stream, as: UTF8.self), stream, escaper)
     }
 
     @Test(arguments: [
@@ -40,26 +42,40 @@ import Testing
         ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>é</a>",
          "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>é</a>"),
         ("<a>é</a><!DOCTYPE a><a>é</a>", "<a>&#xE9;</a><!DOCTYPE a><a>é</a>"),
-        // U+FFFE and U+FFFF are not XML characters: libxml2 reports them.
-        ("<a>\u{FFFE}é</a>", "<a>\u{FFFE}&#xE9;</a>"),
+        // U+FFFE and U+FFFF are not XML characters: libxml2 stops at them, and nothing after is rewritten.
+        ("<a>é\u{FFFE}é</a>", "<a>&#xE9;\u{FFFE}é</a>"),
+        ("<a x='\u{FFFF}'>é</a>", "<a x='\u{FFFF}'>é</a>"),
+        // A reference's name that runs into a non-ASCII character: libxml2 fails on it, quoting the name.
+        ("<a>é &amp京 é</a>", "<a>&#xE9; &amp京 é</a>"),
+        ("<a>é &#x4E京 é</a>", "<a>&#xE9; &#x4E京 é</a>"),
+        ("<a>é &amp; 京</a>", "<a>&#xE9; &amp; &#x4EAC;</a>"),
     ])
     func rewritesCharacterDataOnly(document: String, expected: String) {
         #expect(Self.rewrite(document).text == expected)
     }
 
-    @Test func invalidUTF8PassesForLibxml2ToReport() {
-        let bytes: [UInt8] = Array("<a>".utf8) + [0xE9, 0x20, 0xC0, 0xAF, 0xED, 0xA0, 0x80] + Array("é</a>".utf8)
-        let expected: [UInt8] = Array("<a>".utf8) + [0xE9, 0x20, 0xC0, 0xAF, 0xED, 0xA0, 0x80]
-            + Array("&#xE9;</a>".utf8)
-        var escaper = CharacterReferenceEscaper()
-        var output: [UInt8] = []
-        #expect(escaper.rewrite(bytes[...], into: &output))
-        #expect(output == expected)
+    /// libxml2 stops at the first invalid sequence and quotes the four bytes from it: none after it is rewritten,
+    /// wherever it is (text, attribute value, name, comment).
+    @Test(arguments: [
+        Array("<a>é".utf8) + [0xE9, 0x20] + Array("é</a>".utf8),
+        Array("<a>é".utf8) + [0xC0, 0xAF] + Array("é</a>".utf8),
+        Array("<a>é".utf8) + [0xED, 0xA0, 0x80] + Array("é</a>".utf8),
+        Array("<a>é<b x='".utf8) + [0xCB] + Array("'>é</b></a>".utf8),
+        Array("<a>é<b".utf8) + [0xCB] + Array(">é</b></a>".utf8),
+        Array("<a>é<!--".utf8) + [0xCB] + Array("-->é</a>".utf8),
+    ] as [[UInt8]])
+    func invalidUTF8PassesForLibxml2ToReport(bytes: [UInt8]) {
+        var expected = bytes
+        expected.replaceSubrange(3..<5, with: Array("&#xE9;".utf8))  // only the first é
+        for chunk in [1, 2, nil] as [Int?] {
+            #expect(Array(Self.rewrite(bytes, chunk: chunk).bytes) == expected, "chunk \(String(describing: chunk))")
+        }
     }
 
     @Test(arguments: [
         [0xFE, 0xFF, 0x00, 0x3C, 0x00, 0x61, 0x00, 0x3E],  // UTF-16 with a byte-order mark
         [0x3C, 0x00, 0x61, 0x00, 0x3E, 0x00, 0xE9, 0x00],  // UTF-16LE without one
+        [0x00, 0x00, 0x00, 0x00, 0x00],  // not held: libxml2 says at once that this is no document
     ] as [[UInt8]])
     func aDocumentThatIsNotASCIICompatibleIsLeftAlone(bytes: [UInt8]) {
         var escaper = CharacterReferenceEscaper()
@@ -102,13 +118,13 @@ import Testing
     /// stream of the whole document.
     @Test func everyChunkBoundaryGivesTheSameStream() {
         let document = "\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed x=\"a>é\">"
-            + "<r>Núñez — 🏡 ¾</r><!-- é --><r><![CDATA[é]]]]>ü</r><?p é?><Caf\u{E9}>ñ</Caf\u{E9}></feed>"
+            + "<r>Núñez — 🏡 ¾ &amp;é</r><r>&lt京</r><!-- é --><r><![CDATA[é]]]]>ü</r><?p é?>"
+            + "<Caf\u{E9}>ñ</Caf\u{E9}></feed>"
         let whole = Self.rewrite(document)
         for chunk in 1...12 {
             let pieces = Self.rewrite(document, chunk: chunk)
             #expect(pieces.text == whole.text, "chunk \(chunk)")
         }
-        #expect(whole.text.contains("<r>N&#xFA;&#xF1;ez &#x2014; &#x1F3E1; &#xBE;</r><!-- é -->"))
-        #expect(whole.text.contains("]]]]>&#xFC;</r><?p é?><Caf\u{E9}>&#xF1;</Caf\u{E9}>"))
+        #expect(whole.text.contains("<r>N&#xFA;&#xF1;ez &#x2014; &#x1F3E1; &#xBE; &amp;&#xE9;</r><r>&lt京</r>"))
     }
 }

@@ -22,6 +22,10 @@ import Testing
         ("<f><r>é — 🏄 ñ</r><r>ü</x></f>", "1:26: error: Opening and ending tag mismatch: r line 1 and x"),
         ("<f>\n<r>é — 🏄 ñ</r><r>ü\u{1}</r></f>", "2:19: error: PCDATA invalid Char value 1"),
         ("<f><r>é ü ñ</r><r>\u{FFFE}</r></f>", "1:19: error: Char 0xFFFE out of allowed range"),
+        ("<f><r>é ü ñ &amp京]]></r></f>", "1:18: error: EntityRef: expecting ';'"),
+        // Cut off in a text: the error is at the end of the input, however much of the text libxml2 had read.
+        ("<f>\n<r>é — 🏄 ñ " + String(repeating: "x|", count: 200),
+         "2:412: error: Premature end of data in tag r line 2"),
     ] as [(String, String?)])
     func positionsAreThoseOfTheDocumentAsWritten(document: String, error: String?) {
         let bytes = Array(document.utf8)

@@ -143,7 +143,10 @@ import Testing
          "m.xml:1:1: error: not an XML document: it starts with the bytes 7b 22 24 56 65 72 73 69, not \"<\""),
         ("<?xml version=\"1.0\"?>\n<!DOCTYPE RETS [<!ENTITY a \"aaaa\">]>\n<RETS>&a;</RETS>",
          "m.xml:2:17: error: entity declarations are not allowed (entity \"a\")"),
+        // A truncated document fails at its end (after the last line break), wherever libxml2 stopped reading.
         ("<RETS ReplyCode=\"0\"><METADATA-TABLE Resource=\"P\">\n<COLUMNS>\tSystemName\t</COLUMNS>\n",
+         "m.xml:3:1: error: Premature end of data in tag METADATA-TABLE line 1"),
+        ("<RETS ReplyCode=\"0\"><METADATA-TABLE Resource=\"P\">\n<COLUMNS>\tSystemName\t</COLUMNS>",
          "m.xml:2:32: error: Premature end of data in tag METADATA-TABLE line 1"),
     ])
     func badDocumentsFailWithTheirPosition(text: String, message: String) {
