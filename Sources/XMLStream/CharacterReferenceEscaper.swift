@@ -25,12 +25,9 @@ package struct CharacterReferenceEscaper {
         case open
         /// Just after `<!`.
         case bang
-        /// Inside `<!-- ... -->`, with how many `-` came last.
-        case comment(dashes: Int)
-        /// Inside `<![CDATA[ ... ]]>`, with how many `]` came last.
-        case cdata(brackets: Int)
-        /// Inside `<? ... ?>`, after a `?` or not.
-        case instruction(question: Bool)
+        /// Inside a comment, CDATA section or processing instruction, which ends at `needed` of `closer` and `>`
+        /// (`-->`, `]]>`, `?>`): `run` counts the `closer`s that came last.
+        case section(closer: UInt8, run: Int, needed: Int)
         /// Inside a start or end tag, in an attribute value quoted by `quote` or (0) outside any.
         case tag(quote: UInt8)
         /// Rewriting is off for the rest of the document.
@@ -237,56 +234,31 @@ package struct CharacterReferenceEscaper {
             case .open:
                 switch input[index] {
                 case UInt8(ascii: "!"): state = .bang; index += 1
-                case UInt8(ascii: "?"): state = .instruction(question: false); index += 1
+                case UInt8(ascii: "?"): state = .section(closer: UInt8(ascii: "?"), run: 0, needed: 1); index += 1
                 default: state = .tag(quote: 0)  // a start or end tag: its first byte is the tag's
                 }
             case .bang:
                 let byte = input[index]
                 index += 1
                 switch byte {
-                case UInt8(ascii: "-"): state = .comment(dashes: -1)  // the second `-` of `<!--` is not a closer's
-                case UInt8(ascii: "["): state = .cdata(brackets: 0)
+                // The second `-` of `<!--` does not count towards the closing `--`.
+                case UInt8(ascii: "-"): state = .section(closer: UInt8(ascii: "-"), run: -1, needed: 2)
+                case UInt8(ascii: "["): state = .section(closer: UInt8(ascii: "]"), run: 0, needed: 2)
                 default: state = .off  // a document type declaration (or markup libxml2 refuses)
                 }
-            case .comment(let dashes):
+            case .section(let closer, let run, let needed):
                 let byte = input[index]
                 if byte >= 0x80 {
-                    if stepOverCharacter() { state = .comment(dashes: 0) }
+                    if stepOverCharacter() { state = .section(closer: closer, run: 0, needed: needed) }
                     continue
                 }
                 index += 1
-                if byte == UInt8(ascii: "-") {
-                    state = .comment(dashes: min(dashes + 1, 2))
-                } else if byte == UInt8(ascii: ">") && dashes >= 2 {
+                if byte == closer {
+                    state = .section(closer: closer, run: min(run + 1, needed), needed: needed)
+                } else if byte == UInt8(ascii: ">") && run >= needed {
                     state = .text
                 } else {
-                    state = .comment(dashes: 0)
-                }
-            case .cdata(let brackets):
-                let byte = input[index]
-                if byte >= 0x80 {
-                    if stepOverCharacter() { state = .cdata(brackets: 0) }
-                    continue
-                }
-                index += 1
-                if byte == UInt8(ascii: "]") {
-                    state = .cdata(brackets: min(brackets + 1, 2))
-                } else if byte == UInt8(ascii: ">") && brackets >= 2 {
-                    state = .text
-                } else {
-                    state = .cdata(brackets: 0)
-                }
-            case .instruction(let question):
-                let byte = input[index]
-                if byte >= 0x80 {
-                    if stepOverCharacter() { state = .instruction(question: false) }
-                    continue
-                }
-                index += 1
-                if byte == UInt8(ascii: ">") && question {
-                    state = .text
-                } else {
-                    state = .instruction(question: byte == UInt8(ascii: "?"))
+                    state = .section(closer: closer, run: 0, needed: needed)
                 }
             case .tag(let quote):
                 index = Self.firstTagStop(raw, from: index, quote: quote)
