@@ -22,7 +22,8 @@ enum MallocTuning {
         // block is freed): bigger blocks (batch buffers, the stored set, the MLS-number filter) come from, and go
         // back to, the system instead of fragmenting the heap, while the 256 KiB read chunks are reused from the
         // heap instead of being mapped fresh each time (at 128 KiB: 68,000 page faults in a 100k reload). 1-2 MiB
-        // saved more faults but raised a 1M syndication first load to 97-99 MiB (README, Performance, eighth pass).
+        // saved more faults but raised a 1M syndication first load to 97-99 MiB
+        // (docs/performance-history.md, eighth pass).
         Setting(option: M_MMAP_THRESHOLD, value: 512 << 10, variable: "MALLOC_MMAP_THRESHOLD_",
                 tunable: "glibc.malloc.mmap_threshold"),
     ]
