@@ -25,9 +25,9 @@ package struct CharacterReferenceEscaper {
         case open
         /// Just after `<!`.
         case bang
-        /// Inside a comment, CDATA section or processing instruction, which ends at `needed` of `closer` and `>`
-        /// (`-->`, `]]>`, `?>`): `run` counts the `closer`s that came last.
-        case section(closer: UInt8, run: Int, needed: Int)
+        /// Inside a comment, CDATA section or processing instruction, which ends at its `closer`s and `>` (`-->`,
+        /// `]]>`, `?>`; how many: `closers(before:)`): `run` counts the `closer`s that came last.
+        case section(closer: UInt8, run: Int)
         /// Inside a start or end tag, in an attribute value quoted by `quote` or (0) outside any.
         case tag(quote: UInt8)
         /// Rewriting is off for the rest of the document.
@@ -234,7 +234,7 @@ package struct CharacterReferenceEscaper {
             case .open:
                 switch input[index] {
                 case UInt8(ascii: "!"): state = .bang; index += 1
-                case UInt8(ascii: "?"): state = .section(closer: UInt8(ascii: "?"), run: 0, needed: 1); index += 1
+                case UInt8(ascii: "?"): state = .section(closer: UInt8(ascii: "?"), run: 0); index += 1
                 default: state = .tag(quote: 0)  // a start or end tag: its first byte is the tag's
                 }
             case .bang:
@@ -242,23 +242,24 @@ package struct CharacterReferenceEscaper {
                 index += 1
                 switch byte {
                 // The second `-` of `<!--` does not count towards the closing `--`.
-                case UInt8(ascii: "-"): state = .section(closer: UInt8(ascii: "-"), run: -1, needed: 2)
-                case UInt8(ascii: "["): state = .section(closer: UInt8(ascii: "]"), run: 0, needed: 2)
+                case UInt8(ascii: "-"): state = .section(closer: UInt8(ascii: "-"), run: -1)
+                case UInt8(ascii: "["): state = .section(closer: UInt8(ascii: "]"), run: 0)
                 default: state = .off  // a document type declaration (or markup libxml2 refuses)
                 }
-            case .section(let closer, let run, let needed):
+            case .section(let closer, let run):
                 let byte = input[index]
                 if byte >= 0x80 {
-                    if stepOverCharacter() { state = .section(closer: closer, run: 0, needed: needed) }
+                    if stepOverCharacter() { state = .section(closer: closer, run: 0) }
                     continue
                 }
                 index += 1
+                let needed = Self.closers(before: closer)
                 if byte == closer {
-                    state = .section(closer: closer, run: min(run + 1, needed), needed: needed)
+                    state = .section(closer: closer, run: min(run + 1, needed))
                 } else if byte == UInt8(ascii: ">") && run >= needed {
                     state = .text
                 } else {
-                    state = .section(closer: closer, run: 0, needed: needed)
+                    state = .section(closer: closer, run: 0)
                 }
             case .tag(let quote):
                 index = Self.firstTagStop(raw, from: index, quote: quote)
@@ -305,6 +306,11 @@ package struct CharacterReferenceEscaper {
     }
 
     // MARK: - Bytes
+
+    /// How many `closer`s end a section before its `>`: one `?` (`?>`), else two (`-->`, `]]>`).
+    private static func closers(before closer: UInt8) -> Int {
+        closer == UInt8(ascii: "?") ? 1 : 2
+    }
 
     /// The index of the first `<` or non-ASCII byte at or after `start`, or the end.
     @inline(__always)
