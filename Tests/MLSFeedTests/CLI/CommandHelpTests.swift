@@ -103,4 +103,21 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
     }
+
+    /// The README's commands table gives each command the exit codes its help lists.
+    @Test func readmeCommandsTableHasEachCommandsExitCodes() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var rows: [String: [Int32]] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| `mlsfeed ") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let command = cells[0].dropFirst("`mlsfeed ".count).prefix { $0 != " " && $0 != "`" }
+            rows[String(command)] = cells.last!.split(separator: " ").compactMap { Int32($0) }
+        }
+        let commands = try HelpText.commands()
+        #expect(Set(rows.keys) == Set(commands.map(\.name)))
+        for (command, _) in commands {
+            #expect(rows[command] == (try HelpText(command)).exits.map(\.code),
+                    "README's commands table: \(command) has \(rows[command] ?? []), its help says otherwise")
+        }
+    }
 }
