@@ -55,7 +55,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer harnesses (README, "Fuzzing"): only in the build `scripts/fuzz` makes (MLSFEED_FUZZ=1, its own
+// libFuzzer harnesses (Fuzz/README.md): only in the build `scripts/fuzz` makes (MLSFEED_FUZZ=1, its own
 // --build-path, every module compiled with ASan and coverage); never part of a normal build or test run.
 if Context.environment["MLSFEED_FUZZ"] == "1" {
     package.targets += [

@@ -1,6 +1,7 @@
 import MLSFeed
 
-/// The 80 keys a generated listing carries, in feed order: the spec's servlet vocabulary, then vendor extras.
+/// The 80 keys a generated listing carries, in feed order: the servlet vocabulary (docs/formats.md), then vendor
+/// extras.
 enum FixtureField: Int, CaseIterable {
     case mlsNumber, status, propertyType, listPrice, origPrice, soldPrice, listDate, modified
     case bedrooms, fullBaths, halfBaths, sqft, lotSqft, yearBuilt

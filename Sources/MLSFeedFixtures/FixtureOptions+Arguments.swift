@@ -12,17 +12,8 @@ extension FixtureOptions {
         package var description: String { message }
     }
 
-    /// The usage line of `mlsfeed fixtures generate`.
-    package static let usage = """
-        usage: mlsfeed fixtures generate --listings N --out PATH \
-        [--format triples|rets-compact|xml|reso-json|syndication] [--shape header|per-record] [--seed S] \
-        [--dirt none|default] [--source ID] [--page-size N | --jsonl]
-               mlsfeed fixtures generate --delta-of PATH --out PATH [--seed S] [--changed 2%] [--new 0.5%] \
-        [--gone 0.5%]
-        """
-
     /// Parses CLI arguments: `--format triples|rets-compact|xml --shape header|per-record --listings N --seed S
-    /// --out PATH [--delta-of PATH --changed 2% --new 0.5% --gone 0.5%] [--dirt none|default]`.
+    /// --output PATH [--delta-of PATH --changed 2% --new 0.5% --gone 0.5%] [--dirt none|default]`.
     ///
     /// Options take their value as the next argument or after `=` (`--seed=7`); `--jsonl` takes none. A delta
     /// takes format, shape, size, dirt and page layout from its base's truth, so `--listings`, `--format`,
@@ -52,7 +43,9 @@ extension FixtureOptions {
             values[name] = value
             i += 1
         }
-        guard let out = values["--out"], !out.isEmpty else { throw UsageError("missing required option '--out'") }
+        guard let out = values["--output"], !out.isEmpty else {
+            throw UsageError("missing required option '--output'")
+        }
         self.init(listings: 0, output: out)
         if let deltaOf = values["--delta-of"] {
             for name in ["--listings", "--format", "--shape", "--dirt", "--page-size", "--jsonl"]
@@ -107,8 +100,8 @@ extension FixtureOptions {
         }
     }
 
-    static let optionNames: Set<String> = [
-        "--format", "--shape", "--listings", "--seed", "--out", "--dirt", "--delta-of", "--changed", "--new",
+    package static let optionNames: Set<String> = [
+        "--format", "--shape", "--listings", "--seed", "--output", "--dirt", "--delta-of", "--changed", "--new",
         "--gone", "--source", "--page-size", "--jsonl",
     ]
 

@@ -4,26 +4,21 @@ import MLSFeed
 /// `mlsfeed bench-parse FILE`: the parse stage alone, for the benchmark against `xmllint --stream`.
 enum BenchParseCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["format", "record", "pipeline", "config"],
-                                   flags: ["help", "strings"])
-        if parsed.has("help") {
-            print(commandUsage["bench-parse"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.benchParse)
         guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one FILE") }
         let path = parsed.positionals[0]
-        if let pipeline = parsed["pipeline"] {
-            guard parsed["format"] == nil && parsed["record"] == nil else {
+        if let pipeline = try parsed.pipelineFile("pipeline") {
+            guard parsed["input-format"] == nil && parsed["record"] == nil else {
                 throw UsageError(message: "--pipeline takes the format and record path from the pipeline file")
             }
             let context = try Context(configFlag: parsed["config"])
-            let config = try PipelineConfig.load(path: try RunCommand.locatePipeline(pipeline),
-                                                 project: context.project, environment: context.environment)
+            let config = try PipelineConfig.load(path: pipeline, project: context.project,
+                                                 environment: context.environment)
             return try time(path, settings: config.parse, mapping: config.mapping)
         }
-        if parsed["format"] == "json" { return try json(path, makeStrings: parsed.has("strings")) }
+        if parsed["input-format"] == "reso-json" { return try json(path, makeStrings: parsed.has("strings")) }
         let format: FeedFormat
-        switch parsed["format"] ?? "triples" {
+        switch parsed["input-format"] ?? "triples" {
         case "triples":
             var t = TriplesSettings()
             if let record = parsed["record"] { t.recordElement = record }
@@ -33,7 +28,8 @@ enum BenchParseCommand {
             var x = PlainXMLSettings()
             if let record = parsed["record"] { x.recordElement = record }
             format = .xml(x)
-        case let other: throw UsageError(message: "unknown format \(other)")
+        case let other:
+            throw UsageError(message: "--input-format must be triples, rets-compact, xml or reso-json, got \(other)")
         }
         return try time(path, settings: ParseSettings(format: format), mapping: nil)
     }
@@ -48,7 +44,7 @@ enum BenchParseCommand {
         return 0
     }
 
-    /// `--format json`: the JSON parser alone (events counted, nothing kept).
+    /// `--input-format reso-json`: the JSON parser alone (events counted, nothing kept).
     private static func json(_ path: String, makeStrings: Bool) throws -> Int32 {
         let started = Date()
         let counts = try JSONParseBench.run(path: path, makeStrings: makeStrings)

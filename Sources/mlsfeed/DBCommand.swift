@@ -6,11 +6,7 @@ import Postgres
 /// `mlsfeed db start|stop|status|url|migrate`. `status` and `url` only read: they never create, start or migrate.
 enum DBCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["database", "config"], flags: ["help"])
-        if parsed.has("help") {
-            print(commandUsage["db"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.db)
         guard parsed.positionals.count == 1, let action = parsed.positionals.first else {
             throw UsageError(message: "expected one of start, stop, status, url, migrate")
         }

@@ -11,11 +11,7 @@ enum DoctorCommand {
     static let warnBelow: Int64 = 5 << 30
 
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["input", "database", "config"], flags: ["help"])
-        if parsed.has("help") {
-            print(commandUsage["doctor"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.doctor)
         guard parsed.positionals.count <= 1 else { throw UsageError(message: "expected at most one PIPELINE") }
         if parsed["input"] != nil && parsed.positionals.isEmpty {
             throw UsageError(message: "--input needs a PIPELINE to read it with")

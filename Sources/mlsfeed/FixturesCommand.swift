@@ -5,20 +5,13 @@ import MLSFeedFixtures
 /// `mlsfeed fixtures generate ...`.
 enum FixturesCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        guard args.first == "generate" else {
-            if args.first == "--help" || args.first == "-h" {
-                print(commandUsage["fixtures"]!)
-                return 0
-            }
-            throw UsageError(message: "expected `fixtures generate`")
-        }
-        if args.contains("--help") {
-            print(commandUsage["fixtures"]!)
-            return 0
-        }
+        guard args.first == "generate" else { throw UsageError(message: "expected `fixtures generate`") }
+        let arguments = Array(args.dropFirst())
+        // The table's options first (an unknown or old one gets its did-you-mean), then the generator's own rules.
+        _ = try Arguments(arguments, command: CommandHelp.fixtures, variant: "generate")
         let options: FixtureOptions
         do {
-            options = try FixtureOptions(arguments: Array(args.dropFirst()))
+            options = try FixtureOptions(arguments: arguments)
         } catch let error as FixtureOptions.UsageError {
             throw UsageError(message: "\(error)")
         }

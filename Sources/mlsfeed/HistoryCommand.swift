@@ -5,11 +5,7 @@ import MLSFeed
 /// returns and the runs that made them.
 enum HistoryCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["source", "format", "database", "config"], flags: ["help"])
-        if parsed.has("help") {
-            print(commandUsage["history"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.history)
         let format = try OutputFormat(parsed["format"], allowed: [.table, .json])
         guard parsed.positionals.count == 1, let listingID = parsed.positionals.first else {
             throw UsageError(message: parsed.positionals.isEmpty ? "missing LISTING_ID" : "expected one LISTING_ID")

@@ -4,7 +4,7 @@ internal import CMalloc
 /// glibc's malloc tuning for a pipeline of threads: the only user of `CMalloc`.
 ///
 /// Each setting is left to the operator who chose it: by its `MALLOC_*` environment variable or its
-/// `GLIBC_TUNABLES` name. Measured on first loads of every format (README, Performance).
+/// `GLIBC_TUNABLES` name. Measured on first loads of every format (bench/results/performance-history.md).
 enum MallocTuning {
     /// One `mallopt` setting and how an operator would have chosen it.
     struct Setting {
@@ -23,7 +23,7 @@ enum MallocTuning {
         // back to, the system instead of fragmenting the heap, while the 256 KiB read chunks are reused from the
         // heap instead of being mapped fresh each time (at 128 KiB: 68,000 page faults in a 100k reload). 1-2 MiB
         // saved more faults but raised a 1M syndication first load to 97-99 MiB
-        // (docs/performance-history.md, eighth pass).
+        // (bench/results/performance-history.md, eighth pass).
         Setting(option: M_MMAP_THRESHOLD, value: 512 << 10, variable: "MALLOC_MMAP_THRESHOLD_",
                 tunable: "glibc.malloc.mmap_threshold"),
     ]

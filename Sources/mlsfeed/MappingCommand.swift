@@ -4,23 +4,11 @@ import MLSFeed
 /// `mlsfeed mapping init --from-metadata FILE ...`: a starter mapping from RESO or RETS metadata.
 enum MappingCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        guard args.first == "init" else {
-            if args.first == "--help" || args.first == "-h" {
-                print(commandUsage["mapping"]!)
-                return 0
-            }
-            throw UsageError(message: "expected `mapping init`")
-        }
-        let parsed = try Arguments(Array(args.dropFirst()),
-                                   options: ["from-metadata", "resource", "class", "lookups", "out"],
-                                   flags: ["force", "help"])
-        if parsed.has("help") || parsed.positionals.contains("-h") {
-            print(commandUsage["mapping"]!)
-            return 0
-        }
+        guard args.first == "init" else { throw UsageError(message: "expected `mapping init`") }
+        let parsed = try Arguments(Array(args.dropFirst()), command: CommandHelp.mapping, variant: "init")
         if let extra = parsed.positionals.first { throw UsageError(message: "unexpected argument \(extra)") }
         guard let file = parsed["from-metadata"] else { throw UsageError(message: "missing --from-metadata FILE") }
-        let out = parsed["out"].flatMap { $0 == "-" ? nil : $0 }
+        let out = parsed["output"].flatMap { $0 == "-" ? nil : $0 }
         let force = parsed.has("force")
         if let out, !force, FileManager.default.fileExists(atPath: out) {
             throw UsageError(message: "\(out) exists; add --force to overwrite it")

@@ -7,12 +7,7 @@ import MLSFeed
 /// rule would stop it), or the plan's own failure's.
 enum PlanCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["input", "database", "mode", "format", "config"],
-                                   flags: ["force", "help"])
-        if parsed.has("help") || parsed.positionals.contains("-h") {
-            print(commandUsage["plan"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.plan)
         guard parsed.positionals.count == 1 else {
             throw UsageError(message: parsed.positionals.isEmpty ? "missing PIPELINE" : "expected one PIPELINE")
         }

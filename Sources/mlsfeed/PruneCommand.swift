@@ -3,12 +3,7 @@ import MLSFeed
 /// `mlsfeed prune`: deletes old ledger rows and rejects in batches; never listings, agents or their history.
 enum PruneCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["runs-older-than", "rejects-older-than", "database", "config"],
-                                   flags: ["dry-run", "help"])
-        if parsed.has("help") {
-            print(commandUsage["prune"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.prune)
         if let unexpected = parsed.positionals.first {
             throw UsageError(message: "unexpected argument \(unexpected)")
         }

@@ -6,12 +6,7 @@ import MLSFeed
 enum RejectsCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.first == "replay" { return try RejectsReplayCommand.main(Array(args.dropFirst())) }
-        let parsed = try Arguments(args, options: ["run", "pipeline", "reason", "format", "database", "config"],
-                                   flags: ["last", "help"])
-        if parsed.has("help") {
-            print(commandUsage["rejects"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.rejects)
         if let unexpected = parsed.positionals.first {
             throw UsageError(message: "unexpected argument \(unexpected)")
         }
@@ -20,8 +15,8 @@ enum RejectsCommand {
         if runFlag != nil && parsed.has("last") {
             throw UsageError(message: "--run and --last exclude each other")
         }
-        if runFlag != nil && parsed["pipeline"] != nil {
-            throw UsageError(message: "--pipeline chooses the last run; --run names one already")
+        if runFlag != nil && parsed["name"] != nil {
+            throw UsageError(message: "--name chooses the last run; --run names one already")
         }
         if let reason = parsed["reason"], reason.isEmpty {
             throw UsageError(message: "--reason needs some text to look for")
@@ -34,9 +29,9 @@ enum RejectsCommand {
             run = try ledger.run(id: runFlag)
             runID = runFlag
         } else {
-            guard let last = try ledger.lastSucceededRun(pipeline: parsed["pipeline"]) else {
+            guard let last = try ledger.lastSucceededRun(pipeline: parsed["name"]) else {
                 throw NotFound(message: "no succeeded run in the ledger"
-                               + (parsed["pipeline"].map { " for pipeline \($0)" } ?? ""))
+                               + (parsed["name"].map { " for pipeline \($0)" } ?? ""))
             }
             run = last
             runID = last.id

@@ -6,30 +6,26 @@ import Postgres
 /// pipeline's current mapping as a new incremental run (see `RejectReplay`).
 enum RejectsReplayCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["run", "pipeline", "database", "config"], flags: ["help"])
-        if parsed.has("help") || parsed.positionals.contains("-h") {
-            print(commandUsage["rejects"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.rejects, variant: "replay")
         if let unexpected = parsed.positionals.first {
             throw UsageError(message: "unexpected argument \(unexpected)")
         }
         guard let runText = parsed["run"] else { throw UsageError(message: "replay needs --run ID") }
         let run = try RunsCommand.runID(runText, flag: "--run")
+        let flag = try parsed.pipelineFile("pipeline")
         let context = try Context(configFlag: parsed["config"])
         let conninfo = try context.conninfo(flag: parsed["database"])
-        let pipeline: String
-        if let flag = parsed["pipeline"] {
-            pipeline = flag
+        let path: String
+        if let flag {
+            path = flag
         } else {
             // The run's own pipeline, by name (pipelines/NAME.yaml).
             let connection = try Connection(conninfo, options: context.project.timeouts)
             guard let recorded = try Ledger(connection).run(id: run) else {
                 throw NotFound(message: "no run \(run) in the ledger (never recorded, or pruned)")
             }
-            pipeline = recorded.pipeline
+            path = try RunCommand.locatePipeline(recorded.pipeline)
         }
-        let path = try RunCommand.locatePipeline(pipeline)
         let config = try PipelineConfig.load(path: path, project: context.project, environment: context.environment)
         let result = try RejectReplay(config: config, conninfo: conninfo, connection: context.project.timeouts)
             .replay(run: run)

@@ -6,14 +6,7 @@ import YAMLConfig
 /// `mlsfeed run` and `mlsfeed validate`.
 enum RunCommand {
     static func main(_ args: [String], validateOnly: Bool) throws -> Int32 {
-        let command = validateOnly ? "validate" : "run"
-        let parsed = try Arguments(args, options: ["input", "database", "mode", "output", "summary-json", "config",
-                                                   "metrics-file"],
-                                   flags: ["dry-run", "force", "progress", "no-progress", "quiet", "help"])
-        if parsed.has("help") || parsed.positionals.contains("-h") {
-            print(commandUsage[command]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: validateOnly ? CommandHelp.validate : CommandHelp.run)
         let summaryFile = try parsed["summary-json"].map(SummaryFile.init)
         var metricsFile: MetricsFile?
         do {

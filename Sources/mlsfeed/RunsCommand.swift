@@ -4,12 +4,7 @@ import MLSFeed
 /// `mlsfeed runs`: the run ledger, newest first; `mlsfeed runs show ID`: one run in full.
 enum RunsCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let parsed = try Arguments(args, options: ["pipeline", "limit", "format", "database", "config"],
-                                   flags: ["help"])
-        if parsed.has("help") {
-            print(commandUsage["runs"]!)
-            return 0
-        }
+        let parsed = try Arguments(args, command: CommandHelp.runs)
         let format = try OutputFormat(parsed["format"], allowed: [.table, .json])
         switch parsed.positionals.first {
         case nil:
@@ -21,13 +16,13 @@ enum RunsCommand {
             } ?? 20
             let context = try Context(configFlag: parsed["config"])
             let ledger = Ledger(try context.ledgerConnection(flag: parsed["database"]))
-            let runs = try ledger.runs(pipeline: parsed["pipeline"], limit: limit)
+            let runs = try ledger.runs(pipeline: parsed["name"], limit: limit)
             print(format == .json ? JSONValue.array(runs.map(json)).text : table(runs))
         case "show":
             guard parsed.positionals.count == 2 else {
                 throw UsageError(message: "runs show needs one run ID")
             }
-            for option in ["pipeline", "limit"] where parsed[option] != nil {
+            for option in ["name", "limit"] where parsed[option] != nil {
                 throw UsageError(message: "--\(option) lists runs; runs show takes a run ID only")
             }
             let id = try runID(parsed.positionals[1], flag: "runs show")

@@ -5,49 +5,17 @@ import Postgres
 /// `mlsfeed search mls|quick|detailed|near|agent`: the SQL search API from the command line. Read-only: it checks
 /// the schema (`Migrations.requireCurrent`) and never migrates.
 enum SearchCommand {
-    static let kinds = ["mls", "quick", "detailed", "near", "agent"]
-
-    /// Options every kind takes.
-    private static let common: Set = ["format", "database", "config"]
-    /// The criteria detailed and near searches share.
-    private static let filters: Set = ["type", "status", "min-price", "max-price", "beds", "baths", "min-sqft",
-                                       "listed-since"]
+    static let kinds = CommandHelp.search.variants
 
     static func main(_ args: [String]) throws -> Int32 {
         guard let kind = args.first else {
             throw UsageError(message: "expected one of mls, quick, detailed, near, agent")
         }
-        if kind == "--help" || kind == "-h" {
-            print(commandUsage["search"]!)
-            return 0
-        }
         guard kinds.contains(kind) else {
             let hint = kinds.first { $0.hasPrefix(kind) }.map { "; did you mean \($0)?" } ?? ""
             throw UsageError(message: "unknown search \(kind)\(hint); expected mls, quick, detailed, near or agent")
         }
-        var options = common
-        var flags: Set = ["help"]
-        switch kind {
-        case "mls":
-            options.formUnion(["source", "mortgage"])
-            flags.insert("include-withdrawn")
-        case "quick":
-            options.formUnion(["street-number", "street-name", "area", "status", "limit", "mortgage"])
-            flags.insert("include-withdrawn")
-        case "detailed":
-            options.formUnion(filters.union(["city", "zip", "sort", "limit", "after", "mortgage"]))
-            flags.insert("include-withdrawn")
-        case "near":
-            options.formUnion(filters.union(["lat", "lon", "miles", "limit", "mortgage"]))
-            flags.insert("include-withdrawn")
-        default:
-            options.formUnion(["name", "office", "limit"])
-        }
-        let parsed = try Arguments(Array(args.dropFirst()), options: options, flags: flags)
-        if parsed.has("help") || parsed.positionals.contains("-h") {
-            print(commandUsage["search"]!)
-            return 0
-        }
+        let parsed = try Arguments(Array(args.dropFirst()), command: CommandHelp.search, variant: kind)
         let format = try parsed["format"].map { text -> SearchOutput.Format in
             guard let format = SearchOutput.Format(rawValue: text) else {
                 throw UsageError(message: "--format must be table, json or csv, got \(text)")

@@ -2,39 +2,8 @@ import Foundation
 import MLSFeed
 import YAMLConfig
 
-/// `mlsfeed`: the command-line front of the pipeline. Exit codes: 0 success, 1 the run failed, 2 usage or config.
-let version = "0.1.0"
-
-let usage = """
-    mlsfeed \(version) — ingest MLS listing feeds (XML) into PostgreSQL
-
-    usage: mlsfeed <command> [options]
-
-    commands:
-      run PIPELINE        run a pipeline: fetch, parse, normalize, validate, dedupe, load
-      validate PIPELINE   check a pipeline file (and, with --input, its feed) without touching the database
-      db start|stop|status|url|migrate
-                          manage the embedded PostgreSQL (or migrate the configured database)
-      plan PIPELINE       what a run would do (counts, examples, changes, safety rules); writes nothing
-      runs [show ID]      list recent runs from the run ledger, or show one in full
-      history LISTING_ID  a listing's price and status changes, withdrawals and returns
-      rejects [replay]    the rejected records of a run, with reasons and raw fields; replay them
-      prune               delete old ledger rows and rejects
-      doctor [PIPELINE]   check the config, pipeline, input, database, schema, extensions and disk
-      search mls|quick|detailed|near|agent
-                          search listings and agents (the SQL search API)
-      fixtures generate   write a deterministic synthetic feed and its truth file
-      mapping init        write a starter mapping from RESO $metadata or RETS METADATA
-      bench-parse FILE    time the parse stage alone on a feed file
-
-    global options:
-      --config PATH       project config (default: ./config.yaml, or $MLSFEED_CONFIG)
-      --help, -h          help for a command
-      --version           print the version
-
-    exit codes: 0 success, 1 the run failed, 2 usage or configuration error, 3 a safety rule refused the run,
-      4 the database or network is unavailable (retry later), 130/143 interrupted
-    """
+// `mlsfeed`: the command-line front of the pipeline. Its commands, options and exit codes are `CommandHelp.all` and
+// `ExitCode`, which `--help`, the man page and the completions print.
 
 /// Writes to standard error.
 func printError(_ text: String) {
@@ -46,20 +15,28 @@ func main() -> Int32 {
     Signals.shared.install()
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {
-        printError(usage)
-        return 2
+        printError(CommandHelp.overview)
+        return ExitCode.usage.rawValue
     }
     arguments.removeFirst()
+    let help = CommandHelp.named(command)
+    if let help, arguments.first == "--help" || arguments.first == "-h" {
+        print(help.text)
+        return ExitCode.success.rawValue
+    }
     do {
         switch command {
         case "--version", "version":
-            print("mlsfeed \(version)")
+            print("mlsfeed \(CommandHelp.version)")
             return 0
         case "--help", "-h", "help":
-            if let topic = arguments.first, let text = commandUsage[topic] {
+            if let topic = arguments.first {
+                guard let text = CommandHelp.named(topic)?.text else {
+                    throw UsageError(message: "no command \(topic)" + hint(topic))
+                }
                 print(text)
             } else {
-                print(usage)
+                print(CommandHelp.overview)
             }
             return 0
         case "run": return try RunCommand.main(arguments, validateOnly: false)
@@ -75,20 +52,43 @@ func main() -> Int32 {
         case "fixtures": return try FixturesCommand.main(arguments)
         case "mapping": return try MappingCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
+        case "completion": return try completion(arguments)
+        case "man":
+            _ = try Arguments(arguments, command: CommandHelp.man)
+            if let extra = arguments.first { throw UsageError(message: "unexpected argument \(extra)") }
+            print(ManPage.roff, terminator: "")
+            return 0
         default:
-            let known = ["run", "validate", "plan", "db", "runs", "history", "rejects", "prune", "doctor", "search",
-                         "fixtures", "mapping", "bench-parse", "help"]
-            let hint = Suggestion.closest(to: command, among: known).map { "; did you mean \($0)?" }
-            printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
-            return 2
+            printError("error: unknown command \(command)\(hint(command))\n\n\(CommandHelp.overview)")
+            return ExitCode.usage.rawValue
         }
+    } catch is HelpRequested {
+        print(help?.text ?? CommandHelp.overview)
+        return ExitCode.success.rawValue
     } catch let error as UsageError {
-        printError("\(error)\n\n\(commandUsage[command] ?? usage)")
-        return 2
+        printError("\(error)\n\n\(help?.text ?? CommandHelp.overview)")
+        return ExitCode.usage.rawValue
     } catch {
         printError(describe(error))
         return Signals.shared.first.map(Signals.exitCode) ?? exitCode(for: error)
     }
+}
+
+/// `; did you mean COMMAND?` for a word close to a command's name, else nothing.
+func hint(_ word: String) -> String {
+    Suggestion.closest(to: word, among: CommandHelp.all.map(\.name) + ["help"]).map { "; did you mean \($0)?" } ?? ""
+}
+
+/// `mlsfeed completion bash|zsh`.
+func completion(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments(arguments, command: CommandHelp.completion)
+    guard parsed.positionals.count == 1 else { throw UsageError(message: "expected bash or zsh") }
+    switch parsed.positionals[0] {
+    case "bash": print(CompletionScript.bash, terminator: "")
+    case "zsh": print(CompletionScript.zsh, terminator: "")
+    case let other: throw UsageError(message: "no completion for \(other); expected bash or zsh")
+    }
+    return 0
 }
 
 exit(main())

@@ -9,7 +9,7 @@ import Testing
         let base = try FixtureGenerator.generate(FixtureOptions(listings: 4000, output: dir + "/base.xml", seed: 3))
         let options = try FixtureOptions(arguments: [
             "--delta-of", dir + "/base.xml", "--seed", "8", "--changed", "2%", "--new", "0.5%", "--gone", "0.5%",
-            "--out", dir + "/delta.xml",
+            "--output", dir + "/delta.xml",
         ])
         let truth = try FixtureGenerator.generate(options)
         let delta = try #require(truth.delta)

@@ -7,7 +7,7 @@ import Testing
 @testable import MLSFeedFixtures
 
 @Suite struct GenerateFeedTests {
-    /// The keys of the spec's servlet vocabulary table (`shared/spec/feed-formats.md`).
+    /// The keys of the servlet vocabulary (docs/formats.md, "The servlet vocabulary").
     static let vocabulary = [
         "mls_number", "status", "property_type", "list_price", "orig_price", "sold_price", "list_date", "modified",
         "bedrooms", "full_baths", "half_baths", "sqft", "lot_sqft", "year_built", "street_number", "street_name",

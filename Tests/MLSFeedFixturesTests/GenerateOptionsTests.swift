@@ -6,7 +6,7 @@ import Testing
     @Test func parsesEveryOption() throws {
         let options = try FixtureOptions(arguments: [
             "--format", "rets-compact", "--shape", "per-record", "--listings", "1000000", "--seed", "42",
-            "--out", "/tmp/feed.xml", "--dirt", "none", "--source=crmls",
+            "--output", "/tmp/feed.xml", "--dirt", "none", "--source=crmls",
         ])
         #expect(options.format == .retsCompact)
         #expect(options.shape == .perRecord)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func defaults() throws {
-        let options = try FixtureOptions(arguments: ["--listings", "10", "--out", "f.xml"])
+        let options = try FixtureOptions(arguments: ["--listings", "10", "--output", "f.xml"])
         #expect(options.format == .triples)
         #expect(options.shape == .header)
         #expect(options.seed == 1)
@@ -29,7 +29,7 @@ import Testing
 
     @Test func parsesADelta() throws {
         let options = try FixtureOptions(arguments: [
-            "--delta-of", "base.xml", "--changed", "2%", "--new=0.5%", "--gone", "0.01", "--out", "delta.xml",
+            "--delta-of", "base.xml", "--changed", "2%", "--new=0.5%", "--gone", "0.01", "--output", "delta.xml",
         ])
         #expect(options.deltaOf == "base.xml")
         #expect(options.changed == 0.02)
@@ -44,27 +44,27 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--listings", "5"], "missing required option '--out'"),
-        (["--out", "f.xml"], "missing required option '--listings'"),
-        (["--listings", "lots", "--out", "f.xml"], "--listings: expected a positive integer, got \"lots\""),
-        (["--listings", "0", "--out", "f.xml"], "--listings: expected a positive integer, got \"0\""),
-        (["--listings", "5", "--out", "f.xml", "--format", "csv"],
+        (["--listings", "5"], "missing required option '--output'"),
+        (["--output", "f.xml"], "missing required option '--listings'"),
+        (["--listings", "lots", "--output", "f.xml"], "--listings: expected a positive integer, got \"lots\""),
+        (["--listings", "0", "--output", "f.xml"], "--listings: expected a positive integer, got \"0\""),
+        (["--listings", "5", "--output", "f.xml", "--format", "csv"],
          "--format: expected triples, rets-compact, xml, reso-json or syndication, got \"csv\""),
-        (["--listings", "5", "--out", "f.xml", "--shape", "flat"],
+        (["--listings", "5", "--output", "f.xml", "--shape", "flat"],
          "--shape: expected header or per-record, got \"flat\""),
-        (["--listings", "5", "--out", "f.xml", "--seed", "-3"], "--seed: expected an unsigned integer, got \"-3\""),
-        (["--listings", "5", "--out", "f.xml", "--dirt", "lots"], "--dirt: expected none or default, got \"lots\""),
-        (["--listings", "5", "--out", "f.xml", "--colour", "red"], "unknown option '--colour'"),
-        (["--listings", "5", "--out"], "option '--out' needs a value"),
-        (["--listings", "5", "--listings", "6", "--out", "f.xml"], "option '--listings' given twice"),
+        (["--listings", "5", "--output", "f.xml", "--seed", "-3"], "--seed: expected an unsigned integer, got \"-3\""),
+        (["--listings", "5", "--output", "f.xml", "--dirt", "lots"], "--dirt: expected none or default, got \"lots\""),
+        (["--listings", "5", "--output", "f.xml", "--colour", "red"], "unknown option '--colour'"),
+        (["--listings", "5", "--output"], "option '--output' needs a value"),
+        (["--listings", "5", "--listings", "6", "--output", "f.xml"], "option '--listings' given twice"),
         (["generate", "--listings", "5"], "unexpected argument 'generate'"),
-        (["--listings", "5", "--out", "f.xml", "--changed", "2%"], "option '--changed' needs '--delta-of'"),
-        (["--delta-of", "b.xml", "--out", "d.xml", "--listings", "5"],
+        (["--listings", "5", "--output", "f.xml", "--changed", "2%"], "option '--changed' needs '--delta-of'"),
+        (["--delta-of", "b.xml", "--output", "d.xml", "--listings", "5"],
          "option '--listings' cannot be used with '--delta-of': the base's truth sets it"),
-        (["--delta-of", "b.xml", "--out", "d.xml", "--changed", "two"],
+        (["--delta-of", "b.xml", "--output", "d.xml", "--changed", "two"],
          "--changed: expected a share like 2% or 0.02, got \"two\""),
-        (["--delta-of", "b.xml", "--out", "d.xml", "--gone", "150%"], "--gone: expected at most 100%, got \"150%\""),
-        (["--delta-of", "b.xml", "--out", "d.xml", "--changed", "60%", "--gone", "50%"],
+        (["--delta-of", "b.xml", "--output", "d.xml", "--gone", "150%"], "--gone: expected at most 100%, got \"150%\""),
+        (["--delta-of", "b.xml", "--output", "d.xml", "--changed", "60%", "--gone", "50%"],
          "'--changed' and '--gone' together exceed 100%"),
     ])
     func rejectsBadArguments(arguments: [String], message: String) {

@@ -10,7 +10,7 @@ import Testing
     @Test func committedSampleIsTheGeneratorsOutput() throws {
         let root = generateRepositoryRoot()
         let dir = try generateTemporaryDirectory()
-        let options = try FixtureOptions(arguments: Self.arguments + ["--out", dir + "/sample.xml"])
+        let options = try FixtureOptions(arguments: Self.arguments + ["--output", dir + "/sample.xml"])
         let truth = try FixtureGenerator.generate(options)
         let committed = try #require(FileManager.default.contents(atPath: root + "/pipelines/data/sample.xml"))
         #expect(FileManager.default.contents(atPath: dir + "/sample.xml") == committed)
@@ -34,6 +34,6 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MLSFEED_WRITE_SAMPLE"] == "1"))
     func writeSample() throws {
         let out = generateRepositoryRoot() + "/pipelines/data/sample.xml"
-        _ = try FixtureGenerator.generate(FixtureOptions(arguments: Self.arguments + ["--out", out]))
+        _ = try FixtureGenerator.generate(FixtureOptions(arguments: Self.arguments + ["--output", out]))
     }
 }

@@ -214,7 +214,7 @@ import Testing
         let base = try generate(2000, seed: 3, format: format, out: dir + "/" + name,
                                 pageSize: pageSize > 0 ? pageSize : nil, jsonLines: pageSize == 0)
         let options = try FixtureOptions(arguments: [
-            "--delta-of", dir + "/" + name, "--seed", "8", "--out", dir + "/delta",
+            "--delta-of", dir + "/" + name, "--seed", "8", "--output", dir + "/delta",
         ])
         let truth = try FixtureGenerator.generate(options)
         let delta = try #require(truth.delta)
@@ -261,19 +261,19 @@ import Testing
     ])
     func layoutOptionsAreChecked(arguments: [String], message: String) {
         #expect(throws: FixtureOptions.UsageError(message)) {
-            _ = try FixtureOptions(arguments: ["--listings", "5", "--out", "x"] + arguments)
+            _ = try FixtureOptions(arguments: ["--listings", "5", "--output", "x"] + arguments)
         }
     }
 
     @Test func layoutOptionsParseAndADeltaTakesItsBasesLayout() throws {
         let paged = try FixtureOptions(arguments: ["--format", "reso-json", "--page-size", "500", "--listings", "9",
-                                                   "--out", "p"])
+                                                   "--output", "p"])
         #expect(paged.format == .resoJSON && paged.pageSize == 500 && !paged.jsonLines)
-        let lines = try FixtureOptions(arguments: ["--format=reso-json", "--jsonl", "--listings=9", "--out", "l"])
+        let lines = try FixtureOptions(arguments: ["--format=reso-json", "--jsonl", "--listings=9", "--output", "l"])
         #expect(lines.jsonLines && lines.pageSize == nil)
         #expect(throws: FixtureOptions.UsageError(
             "option '--page-size' cannot be used with '--delta-of': the base's truth sets it")) {
-            _ = try FixtureOptions(arguments: ["--delta-of", "b", "--page-size", "5", "--out", "d"])
+            _ = try FixtureOptions(arguments: ["--delta-of", "b", "--page-size", "5", "--output", "d"])
         }
         #expect(FixtureOptions.truthPath(for: "pages/") == "pages.truth.json")
         #expect(FixtureOptions.truthPath(for: "feed.jsonl") == "feed.truth.json")

@@ -160,13 +160,13 @@ generate_feeds() {
         *) die "unknown format: $format" ;;
     esac
     log "generate $feed"
-    timed "$dir" generate "$B" fixtures generate "${args[@]}" --listings "$n" --seed 42 --out "$feed" \
+    timed "$dir" generate "$B" fixtures generate "${args[@]}" --listings "$n" --seed 42 --output "$feed" \
         || { cat "$dir/generate.err" >&2; die "fixtures generate failed"; }
     stat -c %s "$feed" > "$dir/feed.bytes"
     [ -n "$delta" ] || return 0
     log "generate $delta"
     timed "$dir" generate-delta "$B" fixtures generate --delta-of "$feed" --changed 2% --new 0.5% --gone 0.5% \
-        --seed 43 --out "$delta" || { cat "$dir/generate-delta.err" >&2; die "fixtures generate --delta-of failed"; }
+        --seed 43 --output "$delta" || { cat "$dir/generate-delta.err" >&2; die "fixtures generate --delta-of failed"; }
     stat -c %s "$delta" > "$dir/delta.bytes"
 }
 

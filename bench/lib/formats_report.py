@@ -117,7 +117,7 @@ def report(run_dir):
         emit("")
         emit(header)
         jp, bp, py, jq = runs(d, "json-parser"), runs(d, "bench-parse"), runs(d, "python-json"), runs(d, "jq")
-        emit(step_row("`mlsfeed bench-parse --format json` (JSON parser alone, yajl)", jp, nbytes, records))
+        emit(step_row("`mlsfeed bench-parse --input-format reso-json` (JSON parser alone, yajl)", jp, nbytes, records))
         emit(step_row("`mlsfeed bench-parse --pipeline` (parse stage: records by the mapping's paths)", bp, nbytes,
                       records))
         emit(step_row("Python 3 `json.loads` per line", py, nbytes, records))

@@ -493,7 +493,7 @@ def size_section(emit, z, fails):
         row(f"parse floor: {flabel} ×{k}{mark}", m, z.records, z.feed_bytes,
             notes=notes_of(f"CPU {fmt_s(cpu(m))} s", spread(m)))
     if z.json_parser:
-        row(f"JSON parser alone: `mlsfeed bench-parse --format json` ×{z.k_json}", z.json_parser, z.records,
+        row(f"JSON parser alone: `mlsfeed bench-parse --input-format reso-json` ×{z.k_json}", z.json_parser, z.records,
             z.feed_bytes, notes=notes_of(spread(z.json_parser), f"prints: {printed(z.json_parser)}"))
     row(f"parse stage alone: `mlsfeed bench-parse --pipeline` ×{z.k_parse}", z.bench_parse, z.records,
         z.feed_bytes, notes=notes_of(f"CPU {fmt_s(cpu(z.bench_parse))} s", spread(z.bench_parse),

@@ -37,7 +37,7 @@ package enum Entity: String, Sendable, Hashable, CaseIterable, Codable {
     }
 }
 
-/// A typed column of `listings` or `agents` (see `shared/spec/data-model.md`).
+/// A typed column of `listings` or `agents` (see docs/data-model.md).
 package struct Column: Sendable, Hashable {
     package enum SQLType: String, Sendable {
         case text, integer, numeric, double = "double precision", date, timestamptz

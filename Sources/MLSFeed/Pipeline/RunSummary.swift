@@ -4,7 +4,7 @@ import Postgres
 public struct RunSummary: Sendable {
     public enum Status: String, Sendable { case succeeded, failed, interrupted, unchanged, paused }
 
-    /// Why a run did not succeed, as a scheduler needs to tell it apart (see the README's exit-code table).
+    /// Why a run did not succeed, as a scheduler needs to tell it apart (docs/operations.md, "Exit codes").
     package enum Failure: String, Sendable {
         /// The input or the run itself is bad (a malformed file, a database error in a statement): exit 1.
         case input

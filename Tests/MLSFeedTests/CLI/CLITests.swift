@@ -180,13 +180,14 @@ import Testing
     /// `bench-parse --pipeline` reads the file as the pipeline's run does: the nested record path `Listings/Listing`
     /// (the default `xml` record element, `listing`, finds none).
     @Test func benchParseWithAPipelineUsesItsRecordPath() throws {
-        let result = try CLI.run(["bench-parse", "pipelines/data/syndication.xml", "--pipeline", "syndication"])
+        let result = try CLI.run(["bench-parse", "pipelines/data/syndication.xml", "--pipeline",
+                                  "pipelines/syndication.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("3 records in "), "\(result.stdout)")
-        let plain = try CLI.run(["bench-parse", "pipelines/data/syndication.xml", "--format", "xml"])
+        let plain = try CLI.run(["bench-parse", "pipelines/data/syndication.xml", "--input-format", "xml"])
         #expect(plain.stdout.hasPrefix("0 records in "), "\(plain.stdout)")
-        let both = try CLI.run(["bench-parse", "pipelines/data/syndication.xml", "--pipeline", "syndication",
-                                "--format", "xml"])
+        let both = try CLI.run(["bench-parse", "pipelines/data/syndication.xml", "--pipeline",
+                                "pipelines/syndication.yaml", "--input-format", "xml"])
         #expect(both.status == 2)
         #expect(both.stderr.hasPrefix("error: --pipeline takes the format and record path from the pipeline file\n"))
     }

@@ -28,7 +28,7 @@ import Testing
             "error", "finished_at", "id", "inserted", "mode", "pipeline", "read", "rejected", "removed_characters",
             "seconds", "source", "stale", "started_at", "status", "unchanged", "updated", "withdrawn"])
         #expect((runs[0]["started_at"] as? String)?.hasSuffix("Z") == true)
-        #expect(try feeds.run(["runs", "--pipeline", "nosuch", "--format", "json"]).stdout == "[]\n")
+        #expect(try feeds.run(["runs", "--name", "nosuch", "--format", "json"]).stdout == "[]\n")
     }
 
     @Test func runsShowPrintsOneRunInFull() throws {
@@ -114,7 +114,7 @@ import Testing
         #expect(lines.last == "4 rejects")
         #expect(lines.count == 7)
 
-        let priced = try feeds.run(["rejects", "--last", "--pipeline", "sample", "--reason", "NOT A PRICE",
+        let priced = try feeds.run(["rejects", "--last", "--name", "sample", "--reason", "NOT A PRICE",
                                     "--format", "jsonl"])
         #expect(priced.status == 0)
         let objects = try priced.stdout.split(separator: "\n").map { try #require(try parsedJSON(String($0))
@@ -146,7 +146,7 @@ import Testing
 
         let none = try feeds.run(["rejects", "--run", "77"])
         #expect(none.status == 1 && none.stderr == "error: no run 77 in the ledger (never recorded, or pruned)\n")
-        let nothing = try feeds.run(["rejects", "--last", "--pipeline", "weekly"])
+        let nothing = try feeds.run(["rejects", "--last", "--name", "weekly"])
         #expect(nothing.status == 1 && nothing.stderr == "error: no succeeded run in the ledger for pipeline weekly\n")
     }
 

@@ -43,7 +43,8 @@ import Testing
         #expect(output == "", "systemd-analyze verify: \(output)")
     }
 
-    /// The service maps the README's exit codes: only 0 and 143 are success, 4 is retried, 1 2 3 are not.
+    /// The service maps the exit codes (docs/running-nightly.md): only 0 and 143 are success, 4 is retried, 1 2 3 are
+    /// not.
     @Test func exitCodesAreMappedAsDocumented() throws {
         let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("deploy/systemd/mlsfeed@.service"),
                               encoding: .utf8)

@@ -17,7 +17,7 @@ import Testing
         let made = try CLI.run(["mapping", "init",
                                 "--from-metadata", MetadataFixture.url("rets-table-compact.xml").path,
                                 "--lookups", MetadataFixture.url("rets-lookups-compact.xml").path,
-                                "--out", mappingPath])
+                                "--output", mappingPath])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout == "wrote \(mappingPath): listing mapping with 28 fields placed, 4 going to extra\n")
         #expect(try String(contentsOfFile: mappingPath, encoding: .utf8)
@@ -99,7 +99,7 @@ import Testing
         let out = dir.appendingPathComponent("member.yaml")
         try "mine\n".write(to: out, atomically: true, encoding: .utf8)
         let arguments = ["mapping", "init", "--from-metadata", try MetadataFixture.url("reso-metadata.xml").path,
-                         "--resource", "Member", "--out", out.path]
+                         "--resource", "Member", "--output", out.path]
         let refused = try CLI.run(arguments)
         #expect(refused.status == 2)
         #expect(refused.stderr.hasPrefix("error: \(out.path) exists; add --force to overwrite it\n"))

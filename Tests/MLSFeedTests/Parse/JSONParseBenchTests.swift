@@ -3,7 +3,7 @@ import Testing
 @testable import MLSFeed
 @testable import MLSFeedFixtures
 
-/// `bench-parse --format json`: records are counted the same in a page, a bare array and JSON Lines.
+/// `bench-parse --input-format reso-json`: records are counted the same in a page, a bare array and JSON Lines.
 @Suite struct JSONParseBenchTests {
     /// A fresh directory for one test.
     static func temporaryDirectory() throws -> String {

@@ -232,7 +232,7 @@ import Testing
         _ = try FixtureGenerator.generate(FixtureOptions(listings: 2000, output: dir + "/base.xml", seed: 5))
         _ = try FixtureGenerator.generate(try FixtureOptions(arguments: [
             "--delta-of", dir + "/base.xml", "--seed", "6", "--changed", "5%", "--new", "1%", "--gone", "1%",
-            "--out", dir + "/delta.xml",
+            "--output", dir + "/delta.xml",
         ]))
         let recognising = try TestDatabase.fresh()
         let normalizing = try TestDatabase.fresh()

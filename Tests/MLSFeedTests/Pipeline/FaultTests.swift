@@ -15,7 +15,7 @@ import Testing
         _ = try FixtureGenerator.generate(FixtureOptions(listings: 3000, output: dir.path + "/base.xml", seed: 11))
         _ = try FixtureGenerator.generate(try FixtureOptions(arguments: [
             "--delta-of", dir.path + "/base.xml", "--seed", "12", "--changed", "5%", "--new", "1%", "--gone", "1%",
-            "--out", dir.path + "/delta.xml",
+            "--output", dir.path + "/delta.xml",
         ]))
         // The sample pipeline, merging every 50 staged listings while the parse goes on (the delta stages 180), so
         // every phase of a later load meets merges made during the parse.

@@ -21,8 +21,14 @@ enum CLI {
 
     static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
                     stdin: Data? = nil) throws -> Result {
+        try run(program: binary, arguments, in: directory, environment: environment, stdin: stdin)
+    }
+
+    /// Runs another program (a shell, groff) the same way, in the package root by default.
+    static func run(program: URL, _ arguments: [String], in directory: URL = packageRoot,
+                    environment: [String: String] = [:], stdin: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
