@@ -45,6 +45,7 @@ func main() -> Int32 {
     MallocTuning.apply()
     Signals.shared.install()
     var arguments = Array(CommandLine.arguments.dropFirst())
+    DatabaseArgumentScrub.apply()
     guard let command = arguments.first else {
         printError(usage)
         return 2
