@@ -8,6 +8,8 @@ public struct RunSummary: Sendable {
     package enum Failure: String, Sendable {
         /// The input or the run itself is bad (a malformed file, a database error in a statement): exit 1.
         case input
+        /// The database refused the configured role: a failed login, or a privilege it lacks: exit 2.
+        case configuration
         /// A safety rule stopped the run with nothing changed (withdraw guard, incomplete dump, reject ratio): exit 3.
         case refused
         /// The database or the network is unavailable, or another run holds the pipeline: worth a retry, exit 4.
@@ -34,6 +36,8 @@ public struct RunSummary: Sendable {
                 case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections, .lockNotAvailable,
                      .queryCanceled:
                     self = .unavailable
+                case .invalidPassword, .invalidAuthorization, .insufficientPrivilege:
+                    self = .configuration
                 default: self = .input
                 }
             default: self = .input
