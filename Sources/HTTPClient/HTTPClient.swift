@@ -104,7 +104,9 @@ package final class HTTPClient {
         if code == CURLE_OK {
             return HTTPResponse(status: status, headers: state.headers, bodyBytes: state.bodyBytes, body: body)
         }
-        if code == CURLE_WRITE_ERROR, let failure = state.sinkFailure { throw .local(failure) }
+        if code == CURLE_WRITE_ERROR, let failure = state.sinkFailure {
+            throw state.sinkIsFull ? .sinkFull(failure) : .local(failure)
+        }
         if status > 0 && CurlFailure.cutsBodyShort(code) {
             return HTTPResponse(status: status, headers: state.headers, bodyBytes: state.bodyBytes, body: body,
                                 cutShort: easy.detail(code))

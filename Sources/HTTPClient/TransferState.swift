@@ -19,6 +19,8 @@ final class TransferState {
     private(set) var lastActivity: Double
     /// Why the sink refused the body (the transfer then ends with `CURLE_WRITE_ERROR`).
     private(set) var sinkFailure: String?
+    /// Set with `sinkFailure` when the file sink's device is full (`ENOSPC`, `EDQUOT`).
+    private(set) var sinkIsFull = false
 
     init(sink: HTTPBodySink, started: Double, dropsRedirectBodies: Bool) {
         self.sink = sink
@@ -57,8 +59,11 @@ final class TransferState {
             while offset < bytes.count {
                 let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
-                    if errno == EINTR { continue }
-                    sinkFailure = "cannot write the spool file: \(String(cString: strerror(errno)))"
+                    let code = errno
+                    if code == EINTR { continue }
+                    sinkIsFull = code == ENOSPC || code == EDQUOT
+                    sinkFailure = sinkIsFull ? String(cString: strerror(code))
+                        : "cannot write the spool file: \(String(cString: strerror(code)))"
                     return false
                 }
                 offset += written

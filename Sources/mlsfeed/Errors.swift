@@ -184,8 +184,8 @@ func exitCode(for error: Error) -> Int32 {
 }
 
 /// The exit-code table schedulers rely on: 1 the run failed (bad input), 2 the database refused the configured role
-/// (login or privilege), 3 a safety rule refused it, 4 the database or network is unavailable (worth a retry),
-/// 130 or 143 interrupted by SIGINT or SIGTERM.
+/// (login or privilege), 3 a safety rule refused it, 4 the database, network or disk is unavailable (worth a
+/// retry), 130 or 143 interrupted by SIGINT or SIGTERM.
 func exitCode(for failure: RunSummary.Failure, signal: Int32?) -> Int32 {
     switch failure {
     case .input: return 1

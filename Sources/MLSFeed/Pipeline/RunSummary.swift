@@ -22,6 +22,7 @@ public struct RunSummary: Sendable {
             switch error {
             case is RunInterrupted, is CancellationError: self = .interrupted
             case is RejectRatioExceeded: self = .refused
+            case is DiskFull: self = .unavailable
             case let error as LoadError:
                 switch error.kind {
                 case .refusal: self = .refused
@@ -34,7 +35,7 @@ public struct RunSummary: Sendable {
                 switch error.code {
                 // A lock or statement timeout is a busy database too: worth a retry later.
                 case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections, .lockNotAvailable,
-                     .queryCanceled:
+                     .queryCanceled, .diskFull:
                     self = .unavailable
                 case .invalidPassword, .invalidAuthorization, .insufficientPrivilege:
                     self = .configuration
