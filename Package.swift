@@ -31,8 +31,11 @@ let package = Package(
         .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
 
         // The domain: one folder per pipeline stage.
+        // Test hooks (`TestPause`) only in debug builds, which the tests run: a release build has neither their
+        // code nor their environment variables' names.
         .target(name: "MLSFeed", dependencies: ["XMLStream", "JSONStream", "Postgres", "YAMLConfig", "Inflate",
-                                                   "Digest", "HTTPClient"]),
+                                                   "Digest", "HTTPClient"],
+                swiftSettings: [.define("MLSFEED_TEST_HOOKS", .when(configuration: .debug))]),
         // Deterministic synthetic feeds and their truth files (`mlsfeed fixtures generate`, tests, benchmarks).
         .target(name: "MLSFeedFixtures", dependencies: ["MLSFeed"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "MLSFeedFixtures", "Postgres", "EmbeddedPostgres",

@@ -80,6 +80,13 @@ final class CurlEasy {
         return mlsfeed_curl_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0
     }
 
+    /// A string-valued `CURLINFO` (copied), nil when libcurl has none.
+    func info(string info: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard mlsfeed_curl_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
     private func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPClientError) {
         guard code == CURLE_OK else {
             throw .local("libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")

@@ -20,17 +20,51 @@ package final class HTTPClient {
         easy = try CurlEasy()
     }
 
-    /// Sends `request` and streams the final response's body into `sink`, following redirects.
+    /// The redirect statuses the client follows (each with a `Location`).
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Sends `request` and streams the final response's body into `sink`, following up to `request.maxRedirects`
+    /// redirects that `RedirectDecision` allows (none from https to http, none to another origin while the request
+    /// carries credentials). A 303, or a 301 or 302 answering a POST, is followed with a GET, as browsers do.
     ///
     /// A response with any status comes back (a 500 is an answer, not an error); a body that ended early comes
     /// back with `cutShort` set. Throws when there is no response: `.transient` (connection, DNS, no response
     /// headers within `connectTimeout`, no byte for `readTimeout`), `.tls`, `.cancelled` once `shouldStop`
-    /// returns true, `.local` otherwise.
+    /// returns true, `.local` otherwise (a refused redirect, too many redirects among them).
     package func perform(_ request: HTTPRequest, into sink: HTTPBodySink, shouldStop: () -> Bool)
         throws(HTTPClientError) -> HTTPResponse {
+        let credentialed = request.sendsCredentials
+        var hop = request
+        var redirects = 0
+        while true {
+            let (response, target) = try transfer(hop, into: sink, shouldStop: shouldStop)
+            guard request.maxRedirects > 0, Self.redirectStatuses.contains(response.status), let target else {
+                return response
+            }
+            redirects += 1
+            guard redirects <= request.maxRedirects else {
+                throw .local("too many redirects (Maximum (\(request.maxRedirects)) redirects followed)")
+            }
+            guard let from = HTTPOrigin(url: hop.url), let to = HTTPOrigin(url: target) else {
+                throw .local("refused a redirect to a URL that is not http(s)")
+            }
+            if case .refuse(let reason) = RedirectDecision.decide(from: from, to: to, credentialed: credentialed) {
+                throw .local(reason)
+            }
+            hop.url = target
+            if response.status == 303 || (hop.method == .post && [301, 302].contains(response.status)) {
+                hop.method = .get
+                hop.body = nil
+            }
+        }
+    }
+
+    /// One request without following redirects: its response, and the absolute URL its `Location` names.
+    private func transfer(_ request: HTTPRequest, into sink: HTTPBodySink, shouldStop: () -> Bool)
+        throws(HTTPClientError) -> (HTTPResponse, String?) {
         if shouldStop() { throw .cancelled }
         let started = Monotonic.seconds()
-        let state = TransferState(sink: sink, started: started)
+        let state = TransferState(sink: sink, started: started, dropsRedirectBodies: request.maxRedirects > 0)
         let headers = try CurlHeaderList(request.headers)
         try headers.append("Expect:")
         easy.reset()
@@ -41,7 +75,7 @@ package final class HTTPClient {
         let code = try withExtendedLifetime((state, headers)) { () throws(HTTPClientError) -> CURLcode in
             try drive(request, state: state, started: started, shouldStop: shouldStop)
         }
-        return try response(code, state: state)
+        return (try response(code, state: state), easy.info(string: CURLINFO_REDIRECT_URL))
     }
 
     /// Runs the transfer until libcurl reports it done, checking `shouldStop` and the timeouts between polls.
@@ -70,7 +104,9 @@ package final class HTTPClient {
         if code == CURLE_OK {
             return HTTPResponse(status: status, headers: state.headers, bodyBytes: state.bodyBytes, body: body)
         }
-        if code == CURLE_WRITE_ERROR, let failure = state.sinkFailure { throw .local(failure) }
+        if code == CURLE_WRITE_ERROR, let failure = state.sinkFailure {
+            throw state.sinkIsFull ? .sinkFull(failure) : .local(failure)
+        }
         if status > 0 && CurlFailure.cutsBodyShort(code) {
             return HTTPResponse(status: status, headers: state.headers, bodyBytes: state.bodyBytes, body: body,
                                 cutShort: easy.detail(code))
@@ -87,12 +123,11 @@ package final class HTTPClient {
         }
         try easy.set(CURLOPT_URL, request.url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_NOSIGNAL, true)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
         try easy.set(CURLOPT_BUFFERSIZE, Self.receiveBuffer)
-        try easy.set(CURLOPT_FOLLOWLOCATION, request.maxRedirects > 0)
-        try easy.set(CURLOPT_MAXREDIRS, max(0, request.maxRedirects))
+        // Redirects are followed by `perform`, each checked first, never by libcurl.
+        try easy.set(CURLOPT_FOLLOWLOCATION, false)
         if request.acceptsCompression { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
         if let caFile = request.caFile ?? Self.environmentCAFile() { try easy.set(CURLOPT_CAINFO, caFile) }
         try easy.set(CURLOPT_HTTPHEADER, list: headers.list)

@@ -7,6 +7,9 @@ package enum HTTPClientError: Error, Sendable, Equatable {
     case tls(String)
     /// `shouldStop` said so.
     case cancelled
+    /// The file sink could not take the body: its device is full or the disk quota used up (the system's words,
+    /// `No space left on device`). Not worth retrying until space is freed.
+    case sinkFull(String)
     /// Anything else: a malformed URL or header, an unsupported scheme, too many redirects, a sink that cannot
     /// take the body. Not worth retrying.
     case local(String)
@@ -15,6 +18,7 @@ package enum HTTPClientError: Error, Sendable, Equatable {
     package var message: String {
         switch self {
         case .transient(let text), .tls(let text), .local(let text): text
+        case .sinkFull(let text): "cannot write the spool file: \(text)"
         case .cancelled: "cancelled"
         }
     }

@@ -87,7 +87,10 @@ package final class JSONPushParser {
         let taken = min(3 - head.count, bytes.count)
         head.append(contentsOf: bytes.prefix(taken))
         let rest = bytes.dropFirst(taken)
-        if head.count < 3 && head == Array(Self.byteOrderMark.prefix(head.count)) { return }
+        // Two bytes at least (a zero byte among them tells UTF-16 or UTF-32), three when they may be a BOM or
+        // UTF-32LE (`7B 00 00`) rather than UTF-16LE (`7B 00 22`).
+        if head.count < 2 || (head.count < 3 && (head == Array(Self.byteOrderMark.prefix(head.count))
+                                                  || (head[0] != 0 && head[1] == 0))) { return }
         try decideHead()
         try parse(rest)
     }
@@ -128,9 +131,13 @@ package final class JSONPushParser {
 
     // MARK: - Feeding yajl
 
-    /// Skips a byte order mark, or parses the held bytes as ordinary text.
+    /// Skips a byte order mark, or parses the held bytes as ordinary text; refuses a UTF-16 or UTF-32 text.
     private func decideHead() throws {
         headDecided = true
+        if let encoding = Self.wideEncoding(of: head) {
+            throw record(JSONStreamError("JSON must be UTF-8, but this text is \(encoding): convert it first (iconv "
+                                         + "-f \(encoding) -t UTF-8)", line: 1, column: 1))
+        }
         if head == Self.byteOrderMark {
             scanner.skip(head.count)
             eventEnd = head.count
@@ -271,6 +278,20 @@ package final class JSONPushParser {
         let putBack = message.hasPrefix("lexical error") && !message.hasSuffix("invalid char in json text")
         let offset = chunkStart + consumed - (putBack ? 0 : 1)
         return error(at: min(max(offset, 0), chunkStart + (chunk?.count ?? 0)), message)
+    }
+
+    /// The encoding of a text whose first bytes (two or three) are a UTF-16 byte order mark or hold a zero byte,
+    /// which UTF-8 JSON never starts with: `UTF-16LE` (`{` as `7B 00`), `UTF-16BE`, `UTF-32LE`, `UTF-32BE`.
+    static func wideEncoding(of head: [UInt8]) -> String? {
+        guard head.count >= 2 else { return nil }
+        switch (head[0], head[1]) {
+        case (0xFF, 0xFE): return "UTF-16LE"
+        case (0xFE, 0xFF): return "UTF-16BE"
+        case (0, 0): return "UTF-32BE"
+        case (0, _): return "UTF-16BE"
+        case (_, 0): return head.count >= 3 && head[2] == 0 ? "UTF-32LE" : "UTF-16LE"
+        default: return nil
+        }
     }
 
     private var endOfInputMessage: String {

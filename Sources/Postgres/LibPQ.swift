@@ -16,6 +16,10 @@ final class LibPQConnection {
     private let conninfo: String
     /// What `PQcancel` needs, taken once connected; usable from any thread.
     private(set) var canceller: LibPQCanceller?
+    /// Whether the connection was established (before that, errors are a refused or failed connection).
+    private var connected = false
+    /// The statement sent last, to tell which privilege a refused one needed (`PrivilegeNeeded`).
+    private var statement = ""
 
     /// Connects without blocking longer than `timeout` seconds, polling the socket so that `shouldStop` (checked
     /// every 100 ms) can abandon the attempt. `keepalive` sets TCP keepalives (idle, interval, count in seconds);
@@ -38,6 +42,8 @@ final class LibPQConnection {
         handle = started
         // From here `deinit` owns the handle, also when a check below throws.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // A refused login's message then carries its SQLSTATE (`ConnectionErrorText`); reset once connected.
+        PQsetErrorVerbosity(handle, PQERRORS_VERBOSE)
         try check(.connection(starting: true))
         let deadline = monotonicNow() + timeout
         var polling = PGRES_POLLING_WRITING
@@ -58,6 +64,8 @@ final class LibPQConnection {
             if ready > 0 { polling = PQconnectPoll(handle) }
         }
         try check(.connection(starting: false))
+        PQsetErrorVerbosity(handle, PQERRORS_DEFAULT)
+        connected = true
         canceller = PQgetCancel(handle).map(LibPQCanceller.init)
     }
 
@@ -76,6 +84,7 @@ final class LibPQConnection {
 
     /// One statement with text parameters (`PQexecParams`), its rows read in text form.
     func exec(_ sql: String, _ parameters: [String?]) throws -> QueryResult {
+        statement = sql
         let raw: OpaquePointer? = withCStringArray(parameters, terminated: false) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -85,12 +94,14 @@ final class LibPQConnection {
 
     /// Several statements in one string (`PQexec`), results discarded.
     func execScript(_ sql: String) throws {
+        statement = sql
         try check(.result(PQexec(handle, sql), accepting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK,
                                                                PGRES_EMPTY_QUERY]))
     }
 
     /// Starts `COPY ... FROM STDIN`.
     func beginCopy(_ sql: String) throws {
+        statement = sql
         try check(.result(PQexec(handle, sql), accepting: [PGRES_COPY_IN]))
     }
 
@@ -146,6 +157,7 @@ final class LibPQConnection {
     /// Runs `COPY ... TO STDOUT`, handing each data message's bytes (a text row without its newline when `text`)
     /// to `consume` in a reused buffer; then reads results until none is left. Returns the rows copied.
     func copyOut(_ sql: String, text: Bool = true, _ consume: ([UInt8]) throws -> Void) throws -> Int {
+        statement = sql
         try check(.result(PQexec(handle, sql), accepting: [PGRES_COPY_OUT]))
         var line: [UInt8] = []
         var firstError: Error?
@@ -227,17 +239,43 @@ final class LibPQConnection {
             return connectionError(fallback: message)
         }
         let message = field("M") ?? "unknown error"
-        return PostgresError(code: SQLState(code: state), message: message, detail: field("D"), hint: field("H"))
+        let code = SQLState(code: state)
+        guard code == .insufficientPrivilege else {
+            return PostgresError(code: code, message: message, detail: field("D"), hint: field("H"))
+        }
+        return PostgresError(code: code, message: message, detail: field("D"), hint: field("H"), role: role,
+                             privilege: PrivilegeNeeded.describe(message: message, statement: statement))
     }
 
-    /// The connection's last error message as a connection failure.
+    /// The codes a refused connection keeps (`ConnectionErrorText`): the role's login and rights, which an
+    /// operator fixes in the configuration. Any other failure to connect stays a `connectionFailure`.
+    private static let loginCodes: Set<SQLState> = [.invalidPassword, .invalidAuthorization, .insufficientPrivilege]
+
+    /// The connection's last error message as a connection failure; while connecting, a refused login keeps its
+    /// code (a server that asked for a password none was given for counts as `invalidPassword`).
     private func connectionError(fallback: String = "") -> PostgresError {
-        var message = String(cString: PQerrorMessage(handle))
-        if trimmed(message).isEmpty { message = fallback }
-        if trimmed(message).isEmpty { message = "connection to the server lost" }
-        return PostgresError(code: .connectionFailure,
-                             message: ConnectionString.scrub(trimmed(message), conninfo: conninfo))
+        var message = trimmed(String(cString: PQerrorMessage(handle)))
+        if message.isEmpty { message = trimmed(fallback) }
+        if message.isEmpty { message = "connection to the server lost" }
+        var code = SQLState.connectionFailure
+        if !connected {
+            if let parsed = ConnectionErrorText.parse(message) {
+                message = trimmed(parsed.text)
+                let state = SQLState(code: parsed.code)
+                if Self.loginCodes.contains(state) { code = state }
+            } else if PQconnectionNeedsPassword(handle) == 1 {
+                code = .invalidPassword
+            }
+        }
+        let scrubbed = ConnectionString.scrub(message, conninfo: conninfo)
+        guard code != .connectionFailure else { return PostgresError(code: code, message: scrubbed) }
+        return PostgresError(code: code, message: scrubbed, role: role,
+                             privilege: code == .insufficientPrivilege
+                                ? PrivilegeNeeded.describe(message: scrubbed, statement: "") : nil)
     }
+
+    /// The role the connection logs in as (libpq's `user`, the operating system's user name by default).
+    private var role: String? { PQuser(handle).map { String(cString: $0) } }
 
     private func read(_ result: LibPQResult) -> QueryResult {
         let pointer = result.pointer

@@ -27,6 +27,8 @@ public enum SQLState: Equatable, Hashable, Sendable {
     case invalidPassword
     case invalidAuthorization
     case tooManyConnections
+    case insufficientPrivilege
+    case diskFull
     case raiseException
     case other(String)
 
@@ -41,7 +43,8 @@ public enum SQLState: Equatable, Hashable, Sendable {
         ("22008", .datetimeFieldOverflow), ("22003", .numericValueOutOfRange),
         ("22001", .stringDataRightTruncation), ("40001", .serializationFailure), ("40P01", .deadlockDetected),
         ("25P02", .inFailedTransaction), ("28P01", .invalidPassword), ("28000", .invalidAuthorization),
-        ("53300", .tooManyConnections), ("P0001", .raiseException),
+        ("53300", .tooManyConnections), ("42501", .insufficientPrivilege), ("53100", .diskFull),
+        ("P0001", .raiseException),
     ]
 
     private static let byCode: [String: SQLState] = Dictionary(uniqueKeysWithValues: table)

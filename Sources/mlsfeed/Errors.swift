@@ -10,7 +10,7 @@ func describe(_ error: Error) -> String {
     switch error {
     case let error as ConfigError: text = error.description
     case let error as InputError: text = error.description
-    case let error as PostgresError: text = "error: database: \(error.description)"
+    case let error as PostgresError: text = "error: \(error.report)"
     case let error as LocalClusterError: text = "error: embedded PostgreSQL: \(error.message)"
     case let error as LoadError: text = "error: \(error.message)"
     case let error as CustomStringConvertible: text = error.description
@@ -28,11 +28,13 @@ func exitCode(for error: Error) -> Int32 {
     }
 }
 
-/// The exit-code table schedulers rely on: 1 the run failed (bad input), 3 a safety rule refused it, 4 the database
-/// or network is unavailable (worth a retry), 130 or 143 interrupted by SIGINT or SIGTERM.
+/// The exit-code table schedulers rely on: 1 the run failed (bad input), 2 the database refused the configured role
+/// (login or privilege), 3 a safety rule refused it, 4 the database, network or disk is unavailable (worth a
+/// retry), 130 or 143 interrupted by SIGINT or SIGTERM.
 func exitCode(for failure: RunSummary.Failure, signal: Int32?) -> Int32 {
     switch failure {
     case .input: return 1
+    case .configuration: return 2
     case .refused: return 3
     case .unavailable: return 4
     case .interrupted: return signal == SIGTERM ? 143 : 130

@@ -19,13 +19,15 @@ enum ExitCode: Int32, CaseIterable {
                 + "database refused), or what it was asked for is not there (a run, a listing, a schema as new as "
                 + "this mlsfeed)"
         case .usage:
-            "usage or configuration error, found before anything ran"
+            "usage or configuration error, found before anything ran; or the database refused the configured role "
+                + "(a wrong or missing password, a role that may not log in, a privilege it lacks)"
         case .refused:
             "a safety rule refused the run and nothing changed: the withdraw guard, an incomplete dump, the reject "
                 + "ratio, a replay already done"
         case .unavailable:
-            "the database or the network is unavailable, a lock or statement timeout ran out, or another run holds "
-                + "the pipeline: worth a retry later"
+            "the database or the network is unavailable, a lock or statement timeout ran out, another run holds "
+                + "the pipeline, or a disk is full (the spool directory, the --output file, a tablespace of the "
+                + "server): worth a retry later"
         case .interrupted:
             "interrupted by SIGINT: a run rolls back, is recorded interrupted, and the database keeps its last good "
                 + "state"

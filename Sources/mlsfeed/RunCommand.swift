@@ -17,8 +17,9 @@ enum RunCommand {
             metricsFile?.write(error: error, signal: Signals.shared.first)
             // A failure before or outside any run still leaves its summary, never a stale one.
             let code = Signals.shared.first.map(Signals.exitCode) ?? exitCode(for: error)
-            let kind = code == 2 ? "usage" : Signals.shared.first != nil ? "interrupted"
-                : RunSummary.Failure(of: error).rawValue
+            let failure = RunSummary.Failure(of: error)
+            let kind = code == 2 && failure != .configuration ? "usage" : Signals.shared.first != nil ? "interrupted"
+                : failure.rawValue
             try? summaryFile?.write(failure: kind, exitCode: code, error: describe(error))
             throw error
         }

@@ -14,6 +14,7 @@ func main() -> Int32 {
     MallocTuning.apply()
     Signals.shared.install()
     var arguments = Array(CommandLine.arguments.dropFirst())
+    DatabaseArgumentScrub.apply()
     guard let command = arguments.first else {
         printError(CommandHelp.overview)
         return ExitCode.usage.rawValue

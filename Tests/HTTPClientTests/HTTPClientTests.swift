@@ -41,10 +41,10 @@ import Testing
 
     /// `perform` into memory (64 KiB at most) with a 5 s read timeout.
     func fetch(_ path: String, method: HTTPRequest.Method = .get, headers: [(name: String, value: String)] = [],
-               body: [UInt8]? = nil, maxRedirects: Int = 5, limit: Int = 1 << 16) throws(HTTPClientError)
-        -> HTTPResponse {
+               body: [UInt8]? = nil, maxRedirects: Int = 5, limit: Int = 1 << 16, carriesCredentials: Bool = false)
+        throws(HTTPClientError) -> HTTPResponse {
         let request = HTTPRequest(method: method, url: base + path, headers: headers, body: body, connectTimeout: 5,
-                                  readTimeout: 5, maxRedirects: maxRedirects)
+                                  readTimeout: 5, maxRedirects: maxRedirects, carriesCredentials: carriesCredentials)
         return try HTTPClient().perform(request, into: .memory(limit: limit), shouldStop: { false })
     }
 
@@ -90,6 +90,28 @@ import Testing
         #expect(throws: HTTPClientError.local("too many redirects (Maximum (1) redirects followed)")) {
             _ = try fetch("/redirect/3", maxRedirects: 1)
         }
+    }
+
+    @Test func aRequestWithCredentialsIsNotRedirectedToAnotherOrigin() throws {
+        let port = try Self.port.get()
+        let elsewhere = "http%3A%2F%2Flocalhost%3A\(port)%2Fecho"
+        #expect(throws: HTTPClientError.local("refused a redirect to http://localhost:\(port), another origin than "
+            + "http://127.0.0.1:\(port): the request carries credentials, which are sent to their own origin only")) {
+            _ = try fetch("/goto?to=\(elsewhere)", headers: [("Authorization", "Bearer tok-123456")])
+        }
+        // Without credentials the same redirect is followed.
+        #expect(Self.text(try fetch("/goto?to=\(elsewhere)")).contains("host: localhost:\(port)\n"))
+        // Within the origin the credentials go along.
+        let same = try fetch("/goto?to=%2Fecho", headers: [("X-Api-Key", "k3y")], carriesCredentials: true)
+        #expect(Self.text(same).contains("x-api-key: k3y\n"))
+    }
+
+    @Test(arguments: [(303, "GET"), (302, "GET"), (301, "GET"), (307, "POST"), (308, "POST")])
+    func aRedirectedPostBecomesAGetExceptAfter307And308(status: Int, method: String) throws {
+        let response = try fetch("/goto?to=%2Fecho&status=\(status)", method: .post, body: Array("a=1".utf8))
+        #expect(response.status == 200)
+        #expect(Self.text(response).hasPrefix("\(method) /echo\n"))
+        #expect(Self.text(response).hasSuffix(method == "POST" ? "\n\na=1" : "\n\n"))
     }
 
     @Test func errorStatusesAreResponses() throws {

@@ -199,6 +199,32 @@ import JSONStream
         #expect(parseJSON([0xEF, 0xBB]).error == "1:1: error: lexical error: invalid char in json text")
     }
 
+    /// `text` in a wide encoding (ASCII text: each byte widened with zero bytes), after its byte order mark.
+    static func widened(_ text: String, _ encoding: String, byteOrderMark: Bool) -> [UInt8] {
+        let bom: [UInt8] = encoding == "UTF-16LE" ? [0xFF, 0xFE] : [0xFE, 0xFF]
+        return (byteOrderMark ? bom : []) + text.utf8.flatMap { unit -> [UInt8] in
+            switch encoding {
+            case "UTF-16LE": [unit, 0]
+            case "UTF-16BE": [0, unit]
+            case "UTF-32LE": [unit, 0, 0, 0]
+            default: [0, 0, 0, unit]
+            }
+        }
+    }
+
+    /// `{"a": 1}` in the wide encodings, with and without a byte order mark: refused at 1:1 naming the encoding,
+    /// however the bytes are split, instead of yajl's "invalid char".
+    @Test(arguments: [("UTF-16LE", true), ("UTF-16LE", false), ("UTF-16BE", true), ("UTF-16BE", false),
+                      ("UTF-32LE", false), ("UTF-32BE", false)])
+    func aWideEncodingIsRefusedByName(encoding: String, byteOrderMark: Bool) {
+        let bytes = Self.widened("{\"a\": 1}", encoding, byteOrderMark: byteOrderMark)
+        let error = "1:1: error: JSON must be UTF-8, but this text is \(encoding): convert it first (iconv -f "
+            + "\(encoding) -t UTF-8)"
+        #expect(parseJSON(bytes).error == error)
+        #expect(parseJSON(bytes, chunks: [1]).error == error, "fed one byte at a time")
+        #expect(parseJSON(bytes, chunks: [3]).error == error, "fed three bytes at a time")
+    }
+
     @Test func aDelegateErrorStopsTheParserAndIsRethrownUnchanged() throws {
         let recorder = JSONEventRecorder()
         recorder.failOnKey = "b"

@@ -75,6 +75,57 @@ import Testing
         #expect(error.message.hasPrefix("connection to server on socket \"/nonexistent/socket/.s.PGSQL.5432\" failed"))
     }
 
+    /// A role with `password` on the test server, and the key=value conninfo that logs in as it to `database`.
+    static func role(password: String, database: String) throws -> (name: String, conninfo: (String) -> String) {
+        let admin = try Connection(try TestDatabase.server())
+        let name = "r_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        try admin.execute(try admin.execute("SELECT format('CREATE ROLE %I LOGIN PASSWORD %L', $1::text, $2::text)",
+                                            [String(name), password]).rows[0][0]!)
+        let place = try admin.execute("""
+            SELECT coalesce(host(inet_server_addr()), split_part(current_setting('unix_socket_directories'), ',', 1)),
+                   current_setting('port')
+            """).rows[0]
+        return (String(name), { "host=\(place[0]!) port=\(place[1]!) dbname=\(database) user=\(name) password=\($0)" })
+    }
+
+    @Test func aWrongPasswordIsARefusedLoginOfItsRole() throws {
+        let database = try Connection(TestDatabase.fresh()).execute("SELECT current_database()").rows[0][0]!
+        let role = try Self.role(password: "right-pass", database: database)
+        let error = try #require(throws: PostgresError.self) { try Connection(role.conninfo("wr0ng-pass")) }
+        #expect(error.code == .invalidPassword)
+        #expect(error.role == role.name)
+        #expect(error.message.hasSuffix("failed: FATAL:  password authentication failed for user \"\(role.name)\""))
+        #expect(!error.description.contains("wr0ng-pass"))
+        #expect(try Connection(role.conninfo("right-pass")).execute("SELECT current_user").rows == [[role.name]])
+    }
+
+    @Test func aMissingConnectPrivilegeNamesIt() throws {
+        let database = try Connection(TestDatabase.fresh()).execute("SELECT current_database()").rows[0][0]!
+        let role = try Self.role(password: "right-pass", database: database)
+        try Connection(try TestDatabase.server()).execute("REVOKE CONNECT ON DATABASE \(database) FROM PUBLIC")
+        let error = try #require(throws: PostgresError.self) { try Connection(role.conninfo("right-pass")) }
+        #expect(error.code == .insufficientPrivilege)
+        #expect(error.role == role.name)
+        #expect(error.privilege == "CONNECT on database \(database)")
+    }
+
+    @Test func aStatementRefusedForAPrivilegeNamesTheRoleAndWhatItNeeded() throws {
+        let conninfo = try TestDatabase.fresh()
+        let database = try Connection(conninfo).execute("SELECT current_database()").rows[0][0]!
+        try Connection(conninfo).executeScript("CREATE TABLE runs (id int); INSERT INTO runs VALUES (1);")
+        let role = try Self.role(password: "right-pass", database: database)
+        try Connection(conninfo).execute("GRANT SELECT ON runs TO \(role.name)")
+        let connection = try Connection(role.conninfo("right-pass"))
+        #expect(try connection.execute("SELECT id FROM runs").rows == [["1"]])
+        let error = try #require(throws: PostgresError.self) {
+            try connection.execute("UPDATE runs SET id = 2 WHERE id = $1", ["1"])
+        }
+        #expect(error.code == .insufficientPrivilege)
+        #expect(error.message == "permission denied for table runs")
+        #expect(error.role == role.name)
+        #expect(error.privilege == "UPDATE on table runs")
+    }
+
     @Test func malformedConninfoNeverEchoesThePassword() throws {
         let error = try #require(throws: PostgresError.self) { try Connection("password=hunter2 bogus") }
         #expect(!error.description.contains("hunter2"))

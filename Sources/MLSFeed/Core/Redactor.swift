@@ -58,7 +58,9 @@ package struct Redactor: Sendable, Hashable {
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals]
-            return isSecretParameter(String(name)) ? "\(name)=\(mask)" : String(pair)
+            // A value masked before (`***`, maybe with the text's punctuation after it) stays as it is.
+            let masked = pair[pair.index(after: equals)...].hasPrefix(mask)
+            return isSecretParameter(String(name)) && !masked ? "\(name)=\(mask)" : String(pair)
         }
         text.replaceSubrange(text.index(after: question)..<fragmentStart, with: pairs.joined(separator: "&"))
         return text
@@ -93,7 +95,10 @@ package struct Redactor: Sendable, Hashable {
     private static func scrubQueryParameters(_ text: String) -> String {
         text.replacing(/([?&])([A-Za-z0-9_.%-]+)=([^&\s"#<>`]*)/) { match in
             let (_, separator, name, value) = match.output
-            guard isSecretParameter(String(name)), value != mask, !value.isEmpty else { return String(match.output.0) }
+            // A value masked before (`***`, maybe with the text's punctuation after it) stays as it is.
+            guard isSecretParameter(String(name)), !value.hasPrefix(mask), !value.isEmpty else {
+                return String(match.output.0)
+            }
             return "\(separator)\(name)=\(mask)"
         }
     }

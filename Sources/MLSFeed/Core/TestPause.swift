@@ -1,12 +1,13 @@
+#if MLSFEED_TEST_HOOKS
 import Foundation
-import Postgres
 
 /// A test-only pause at a named phase of a run, so fault tests hit each phase every time instead of sleeping and
 /// hoping: with `MLSFEED_TEST_PAUSE=<phase>` set, the run writes the phase's name to `MLSFEED_TEST_PAUSE_FILE`
 /// when it gets there and waits (up to an hour) for a signal. Unset, every call returns at once.
 ///
-/// In a database phase the run waits inside a statement (`pg_sleep` on the run's data connection), exactly where a
-/// real merge or index build would block in libpq; elsewhere it sleeps on the run's cancellation.
+/// Compiled only into debug builds (`MLSFEED_TEST_HOOKS`, `Package.swift`): the release binary has neither the
+/// hook nor its variables' names, so no environment can make a production run sleep or overwrite a file. A
+/// database phase waits inside a statement (`reach(connection:)`, in `Load`), elsewhere on the run's cancellation.
 package enum TestPause: String, Sendable, CaseIterable {
     /// After the first input is open, before its first byte is handed on.
     case fetch
@@ -33,21 +34,26 @@ package enum TestPause: String, Sendable, CaseIterable {
         return (phase, environment["MLSFEED_TEST_PAUSE_FILE"])
     }()
 
-    /// Pauses here when asked to, in a statement on `connection` (a database phase) or else on `cancellation`.
-    /// Throws what the interrupted wait throws (a cancelled statement, `CancellationError`).
-    package func reach(connection: Connection? = nil, cancellation: Cancellation? = nil) throws {
-        guard let requested = Self.requested, requested.phase == self else { return }
-        // The COPYs queued so far have reached the server when the pause is announced.
-        try connection?.settleCopies()
-        if let marker = requested.marker {
+    /// Whether the environment asks the run to pause at this phase.
+    var isRequested: Bool { Self.requested?.phase == self }
+
+    /// Tells the waiting test that the run got here: writes the phase's name to the marker file.
+    func announce() {
+        if let marker = Self.requested?.marker {
             try? Data(rawValue.utf8).write(to: URL(fileURLWithPath: marker))
         }
-        if let connection {
-            try connection.execute("SELECT pg_sleep(3600)")
-        } else if let cancellation {
+    }
+
+    /// Pauses here when asked to, on `cancellation` (or, without one, until a signal ends the process).
+    /// Throws what the interrupted wait throws (`CancellationError`).
+    package func reach(cancellation: Cancellation? = nil) throws {
+        guard isRequested else { return }
+        announce()
+        if let cancellation {
             try cancellation.sleep(seconds: 3600)
         } else {
             Thread.sleep(forTimeInterval: 3600)
         }
     }
 }
+#endif

@@ -57,6 +57,8 @@ extension Fetcher {
                 throw CancellationError()
             case .failure(.tls(let text)), .failure(.local(let text)):
                 throw failure(plan, attempt: attempt, reason: text)
+            case .failure(.sinkFull(let text)):
+                throw DiskFull(path: spool.path, doing: "cannot spool GET \(plan.location)", reason: text)
             }
             guard attempt < attempts else {
                 // Connection failures, timeouts, cut bodies, 408, 429 and 5xx: the service is unavailable now.

@@ -65,9 +65,10 @@ struct HTTPRequestPlan {
         }
         if let etag = conditional?.etag { set("If-None-Match", etag) }
         if let lastModified = conditional?.lastModified { set("If-Modified-Since", lastModified) }
+        // Any auth (an API key header or query parameter included) keeps redirects within the URL's origin.
         request = HTTPRequest(method: .get, url: url.absoluteString, headers: headers.map { ($0.0, $0.1) },
                               connectTimeout: settings.connectTimeout, readTimeout: settings.readTimeout,
-                              caFile: settings.caFile)
+                              caFile: settings.caFile, carriesCredentials: auth != nil)
     }
 
     private static func encode(_ text: String) -> String {

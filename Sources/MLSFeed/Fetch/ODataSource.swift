@@ -80,6 +80,7 @@ package final class ODataSource {
             return nil
         }
         next = nil
+        if started { try checkOrigin(of: url) }
         var pageSettings = started ? settings : firstSettings
         if started {
             // A next link carries the query itself; only a query API key must be added again.
@@ -107,6 +108,21 @@ package final class ODataSource {
         guard let nextLink, !nextLink.isEmpty else { return }
         // A relative link resolves against the resource URL.
         next = URL(string: nextLink, relativeTo: URL(string: base))?.absoluteString ?? nextLink
+    }
+
+    /// Refuses a next link that leaves the configured URL's origin (scheme, host and port): every request carries
+    /// the source's credentials, which are sent to that origin only. The error names the origins, never the link
+    /// (its query may hold a token).
+    private func checkOrigin(of link: String) throws {
+        guard let origin = HTTPOrigin(url: base) else { return }
+        guard let target = HTTPOrigin(url: link) else {
+            throw FetchError("\(location): refused the @odata.nextLink of page \(pagesFetched): not an http(s) URL")
+        }
+        guard target == origin else {
+            throw FetchError("\(location): refused the @odata.nextLink of page \(pagesFetched): it leads to "
+                + "\(target), another origin than the configured \(origin), and credentials are sent to their own "
+                + "origin only")
+        }
     }
 
     /// All pages as one input: total bytes, and the sha256 of the pages' sha256 digests in page order.

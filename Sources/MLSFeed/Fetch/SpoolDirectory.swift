@@ -43,8 +43,13 @@ struct SpoolDirectory {
     func create() throws -> SpoolFile {
         let name = "\(path)/\(getpid())-\(UUID().uuidString.lowercased()).spool"
         let descriptor = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Self.error(path, "cannot create a spool file: \(Self.lastError())") }
-        let file = SpoolFile(descriptor: descriptor)
+        guard descriptor >= 0 else {
+            if DiskFull.isFull(errno) {
+                throw DiskFull(path: path, doing: "cannot create a spool file", reason: Self.lastError())
+            }
+            throw Self.error(path, "cannot create a spool file: \(Self.lastError())")
+        }
+        let file = SpoolFile(descriptor: descriptor, directory: path)
         guard unlink(name) == 0 else { throw Self.error(path, "cannot unlink a spool file: \(Self.lastError())") }
         return file
     }

@@ -5,9 +5,12 @@ import Foundation
 final class SpoolFile {
     /// The open file, closed in `deinit`.
     let handle: FileHandle
+    /// The spool directory it lives in, named when the disk is full.
+    let directory: String
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, directory: String) {
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        self.directory = directory
     }
 
     /// Moves back to the first byte, to read what was written.
@@ -17,7 +20,7 @@ final class SpoolFile {
         }
     }
 
-    /// Writes all of `bytes` at the current offset.
+    /// Writes all of `bytes` at the current offset; a full disk throws `DiskFull` naming the directory.
     func write(_ bytes: [UInt8]) throws {
         let descriptor = handle.fileDescriptor
         try bytes.withUnsafeBytes { buffer in
@@ -26,7 +29,12 @@ final class SpoolFile {
                 let wrote = Glibc.write(descriptor, buffer.baseAddress! + at, buffer.count - at)
                 if wrote < 0 && errno == EINTR { continue }
                 guard wrote > 0 else {
-                    throw FetchError("cannot write the spool file: \(String(cString: strerror(errno)))")
+                    let code = wrote < 0 ? errno : EIO
+                    let reason = String(cString: strerror(code))
+                    if DiskFull.isFull(code) {
+                        throw DiskFull(path: directory, doing: "cannot write a spool file", reason: reason)
+                    }
+                    throw FetchError("cannot write the spool file: \(reason)")
                 }
                 at += wrote
             }

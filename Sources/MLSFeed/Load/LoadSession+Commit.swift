@@ -93,7 +93,9 @@ extension LoadSession {
                 try data.execute("ROLLBACK")
                 result = planned
             } else {
+                #if MLSFEED_TEST_HOOKS
                 try TestPause.ledger.reach(connection: data)
+                #endif
                 try LoadSession.recordRun(data, id: runID, status: status, result: recorded, totals: totals,
                                           matched: matchedRun)
                 try canceller.beginCommit()
@@ -108,7 +110,9 @@ extension LoadSession {
         finished = true
         self.data = nil
         closeRecognisedSpool()
+        #if MLSFEED_TEST_HOOKS
         try? TestPause.committed.reach(cancellation: cancellation)
+        #endif
         releaseLedger()
         return result
     }
@@ -180,7 +184,9 @@ extension LoadSession {
 
     private func mergeListings(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
                                into result: inout LoadResult) throws {
+        #if MLSFEED_TEST_HOOKS
         try TestPause.merge.reach(connection: data)
+        #endif
         let source = options.source
         let run = String(runID)
         result.mergedAgainAtEnd = try undoRepeatedEarlyMerges(data)

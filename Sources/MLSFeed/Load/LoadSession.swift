@@ -67,6 +67,7 @@ package final class LoadSession: @unchecked Sendable {
     var finished = false
     /// The earlier run an `unchanged` run matched.
     var matchedRun: Int64?
+    /// Whether the test hook after the first COPY (`TestPause.copy`) was passed.
     var pausedAfterCopy = false
     /// The connections' timeouts (also for the connections a run opens beside the session's).
     let connectionOptions: ConnectionOptions
@@ -300,10 +301,12 @@ package final class LoadSession: @unchecked Sendable {
            firstLoad == nil, !options.plan {
             try mergeEarly(data)
         }
+        #if MLSFEED_TEST_HOOKS
         if !pausedAfterCopy {
             pausedAfterCopy = true
             try TestPause.copy.reach(connection: data)
         }
+        #endif
     }
 
 
@@ -325,7 +328,9 @@ package final class LoadSession: @unchecked Sendable {
             let last = index == MergeStatements.earlyMerge.count - 1
             try data.enqueue(step.sql, Array(parameters.prefix(step.parameters)), done: last ? totals.add : nil)
         }
+        #if MLSFEED_TEST_HOOKS
         if first { try TestPause.earlyMerge.reach(connection: data) }
+        #endif
     }
 
     /// Copies the `records` at `indices` with `sql` (a `COPY ... FROM STDIN` in `StagingTables.write`'s column

@@ -15,13 +15,17 @@ package enum Migrations {
         defer {
             _ = try? connection.execute("SELECT pg_advisory_unlock($1, $2)", [String(lockKey.0), String(lockKey.1)])
         }
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version integer PRIMARY KEY,
-                name text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
+        // Created only when missing: a role that may write mlsfeed's tables but not create any (no CREATE on the
+        // schema) runs against a current schema, and a refusal names what it really lacks.
+        if try connection.execute("SELECT to_regclass('schema_migrations') IS NULL").rows.first?.first == "t" {
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+        }
         let done = Set(try connection.execute("SELECT version FROM schema_migrations").rows
             .compactMap { $0[0].flatMap { Int($0) } })
         var applied: [Int] = []

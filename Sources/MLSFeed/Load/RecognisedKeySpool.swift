@@ -27,6 +27,8 @@ final class RecognisedKeySpool {
     init(directory: String) throws {
         do {
             file = try SpoolDirectory(path: directory).create()
+        } catch let full as DiskFull {
+            throw DiskFull(path: full.path, doing: "cannot spool the recognised listings' keys", reason: full.reason)
         } catch {
             throw LoadError("cannot spool the recognised listings' keys: \(Self.reason(error))")
         }
@@ -88,6 +90,8 @@ final class RecognisedKeySpool {
             try file.write([UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF),
                             UInt8(length & 0xFF)])
             try file.write(rows.bytes)
+        } catch let full as DiskFull {
+            throw DiskFull(path: full.path, doing: "cannot spool the recognised listings' keys", reason: full.reason)
         } catch {
             throw LoadError("cannot spool the recognised listings' keys: \(Self.reason(error))")
         }

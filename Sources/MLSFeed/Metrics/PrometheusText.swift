@@ -6,7 +6,8 @@ package enum PrometheusText {
     /// Every status a run can end with, each a series of `mlsfeed_last_run_status`.
     package static let statuses: [RunSummary.Status] = [.succeeded, .unchanged, .failed, .interrupted]
     /// Every kind of failure, each a series of `mlsfeed_last_run_failure`.
-    package static let failures: [RunSummary.Failure] = [.input, .refused, .unavailable, .interrupted]
+    package static let failures: [RunSummary.Failure] = [.input, .configuration, .refused, .unavailable,
+                                                         .interrupted]
 
     /// The metric that carries the last success, also read back by `lastSuccess(in:pipeline:source:)`.
     static let lastSuccessName = "mlsfeed_last_success_timestamp_seconds"
@@ -25,8 +26,9 @@ package enum PrometheusText {
                + "status, 0 for the others.") { entry in
             statuses.map { (",status=\"\($0.rawValue)\"", $0 == entry.status ? "1" : "0") }
         }
-        family("mlsfeed_last_run_failure", "Why the last run failed: 1 for its kind (input: exit 1, refused: exit "
-               + "3, unavailable: exit 4, interrupted: exit 130/143), all 0 when it did not fail.") { entry in
+        family("mlsfeed_last_run_failure", "Why the last run failed: 1 for its kind (input: exit 1, configuration: "
+               + "exit 2, refused: exit 3, unavailable: exit 4, interrupted: exit 130/143), all 0 when it did not "
+               + "fail.") { entry in
             failures.map { (",failure=\"\($0.rawValue)\"", $0 == entry.failure ? "1" : "0") }
         }
         family("mlsfeed_last_run_id", "The run ledger id of the last run (mlsfeed runs show ID).") { entry in

@@ -4,8 +4,15 @@ import Foundation
 ///
 /// Lines come in feed order, keys in a fixed order, so two runs of the same feed give byte-identical files:
 /// `{"type":"listing",...}`, `{"type":"agent",...}`, `{"type":"reject",...}`.
+///
+/// A run that fails (a full disk included) removes a partial output file, so no truncated file passes for the
+/// run's output; standard output, `/dev/null`, a FIFO or a device is left as it is.
 final class JSONLSink: RecordSink, @unchecked Sendable {
     private var handle: FileHandle?
+    /// The output's path, for errors; nil for standard output or no output.
+    private var path: String?
+    /// Whether the output is a regular file, which a failed run removes.
+    private var isRegularFile = false
     private var buffer: [UInt8] = []
     private var records = 0
 
@@ -19,9 +26,17 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
             // create would rename a new regular file over it).
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw FetchError("\(path): cannot create the output file: \(String(cString: strerror(errno)))")
+                let code = errno
+                let reason = String(cString: strerror(code))
+                if DiskFull.isFull(code) {
+                    throw DiskFull(path: path, doing: "cannot create the output", reason: reason)
+                }
+                throw FetchError("\(path): cannot create the output file: \(reason)")
             }
+            var status = stat()
+            isRegularFile = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            self.path = path
         }
         buffer.reserveCapacity(1 << 20)
     }
@@ -50,7 +65,11 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
     }
 
     func fail(_ message: String, interrupted: Bool, totals: RunTotals) {
-        try? flush()
+        if isRegularFile {
+            removePartialFile()
+        } else {
+            try? flush()
+        }
     }
 
     private func append(_ line: String) {
@@ -62,10 +81,43 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Writes the buffer out. A full disk throws `DiskFull` naming the output, once the partial file is removed;
+    /// another write error a `FetchError` naming it.
     private func flush() throws {
         guard let handle, !buffer.isEmpty else { return }
-        try handle.write(contentsOf: buffer)
+        let descriptor = handle.fileDescriptor
+        var failure: Int32 = 0
+        buffer.withUnsafeBytes { bytes in
+            var at = 0
+            while at < bytes.count {
+                let wrote = Glibc.write(descriptor, bytes.baseAddress! + at, bytes.count - at)
+                if wrote < 0 && errno == EINTR { continue }
+                guard wrote > 0 else {
+                    failure = wrote < 0 ? errno : EIO
+                    return
+                }
+                at += wrote
+            }
+        }
         buffer.removeAll(keepingCapacity: true)
+        guard failure != 0 else { return }
+        let name = path ?? "standard output"
+        var reason = String(cString: strerror(failure))
+        if isRegularFile {
+            removePartialFile()
+            reason += "; the partial file was removed"
+        }
+        if DiskFull.isFull(failure) { throw DiskFull(path: name, doing: "cannot write the output", reason: reason) }
+        throw FetchError("\(name): cannot write the output: \(reason)")
+    }
+
+    /// Closes and deletes the output file a failed run leaves partial (a regular file only).
+    private func removePartialFile() {
+        buffer.removeAll()
+        try? handle?.close()
+        handle = nil
+        if let path, isRegularFile { unlink(path) }
+        isRegularFile = false
     }
 
     static func line(_ record: NormalizedRecord) -> String {

@@ -466,7 +466,7 @@ public final class PipelineRunner: @unchecked Sendable {
     private func describe(_ error: Error) -> String {
         let text: String
         switch error {
-        case let error as PostgresError: text = "error: database: \(error.description)"
+        case let error as PostgresError: text = "error: \(error.report)"
         case let error as LoadError: text = "error: \(error.description)"
         default:
             let described = "\(error)"

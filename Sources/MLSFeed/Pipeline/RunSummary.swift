@@ -8,6 +8,8 @@ public struct RunSummary: Sendable {
     package enum Failure: String, Sendable {
         /// The input or the run itself is bad (a malformed file, a database error in a statement): exit 1.
         case input
+        /// The database refused the configured role: a failed login, or a privilege it lacks: exit 2.
+        case configuration
         /// A safety rule stopped the run with nothing changed (withdraw guard, incomplete dump, reject ratio): exit 3.
         case refused
         /// The database or the network is unavailable, or another run holds the pipeline: worth a retry, exit 4.
@@ -20,6 +22,7 @@ public struct RunSummary: Sendable {
             switch error {
             case is RunInterrupted, is CancellationError: self = .interrupted
             case is RejectRatioExceeded: self = .refused
+            case is DiskFull: self = .unavailable
             case let error as LoadError:
                 switch error.kind {
                 case .refusal: self = .refused
@@ -32,8 +35,10 @@ public struct RunSummary: Sendable {
                 switch error.code {
                 // A lock or statement timeout is a busy database too: worth a retry later.
                 case .connectionFailure, .cannotConnectNow, .adminShutdown, .tooManyConnections, .lockNotAvailable,
-                     .queryCanceled:
+                     .queryCanceled, .diskFull:
                     self = .unavailable
+                case .invalidPassword, .invalidAuthorization, .insufficientPrivilege:
+                    self = .configuration
                 default: self = .input
                 }
             default: self = .input

@@ -9,10 +9,13 @@ Routes:
     /bytes/N         N bytes of "x"
     /stall           headers and 5 bytes of a 100-byte body, then nothing for 60 s
     /status/N        status N with body "status N"
+    /goto?to=URL&status=N
+                     status N (default 302) with Location: URL
 """
 import sys
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -38,6 +41,12 @@ class Handler(BaseHTTPRequestHandler):
         self.send_body(200, ("\n".join(lines) + "\n\n").encode() + body)
 
     def route(self):
+        if self.path.startswith("/goto?"):
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+            length = int(self.headers.get("Content-Length", "0"))
+            if length:
+                self.rfile.read(length)
+            return self.send_body(int(query.get("status", ["302"])[0]), b"moved", [("Location", query["to"][0])])
         parts = self.path.strip("/").split("/")
         if parts[0] == "echo":
             return self.echo()

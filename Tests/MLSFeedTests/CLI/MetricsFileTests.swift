@@ -96,7 +96,7 @@ import Testing
         #expect(success == ok[Self.key("mlsfeed_last_run_timestamp_seconds")])
         #expect(abs(success - Date().timeIntervalSince1970) < 120)
         #expect((ok[Self.key("mlsfeed_last_run_duration_seconds")] ?? 0) > 0)
-        #expect(ok.count == 22)
+        #expect(ok.count == 23)
         #expect(try FileManager.default.contentsOfDirectory(atPath: parser.dir.path).filter { $0.hasPrefix(".") }
             .isEmpty)
 

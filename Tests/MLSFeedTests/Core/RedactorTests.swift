@@ -32,6 +32,8 @@ extension FetchTests {
              "error: \"https://h/Property?$filter=City eq 'X'&access_token=***\": HTTP 401"),
             ("cannot connect to \"postgresql://app:pw@db/x\" (timeout)",
              "cannot connect to \"postgresql://app:***@db/x\" (timeout)"),
+            ("error: https://h/Property?$top=2&access_token=***: refused",
+             "error: https://h/Property?$top=2&access_token=***: refused"),
             ("", ""),
         ])
         func scrub(text: String, expected: String) {

@@ -1,5 +1,5 @@
 import Foundation
-import MLSFeed
+@testable import MLSFeed
 import Testing
 
 extension FetchTests {
@@ -99,6 +99,21 @@ extension FetchTests {
                 + "(uid 0)")) {
                 _ = try open(server.url("files/listings.xml"), settings: settings)
             }
+        }
+
+        @Test(.enabled(if: geteuid() == 0, "needs root to mount a small tmpfs"))
+        func aFullSpoolDiskNamesTheDirectoryAndIsUnavailable() throws {
+            let disk = try SmallDisk(kilobytes: 256)
+            var settings = quick
+            settings.spoolDirectory = disk.path + "/spool"
+            let url = server.url("files/\(FetchServer.bigName)")
+            let error = try #require(throws: (any Error).self) { _ = try open(url, settings: settings) }
+            #expect("\(error)" == "error: \(disk.path)/spool: cannot spool GET \(url): No space left on device")
+            // Exit 4: worth another run once space is freed.
+            #expect(RunSummary.Failure(of: error) == .unavailable)
+            // The partial body went with its unlinked file.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path + "/spool") == [])
+            withExtendedLifetime(disk) {}
         }
 
         @Test func aSymbolicLinkIsRefused() throws {

@@ -32,6 +32,7 @@ import Testing
             #"mlsfeed_last_run_status{pipeline="sample",source="sdmls",status="failed"} 0"#,
             #"mlsfeed_last_run_status{pipeline="sample",source="sdmls",status="interrupted"} 0"#,
             #"mlsfeed_last_run_failure{pipeline="sample",source="sdmls",failure="input"} 0"#,
+            #"mlsfeed_last_run_failure{pipeline="sample",source="sdmls",failure="configuration"} 0"#,
             #"mlsfeed_last_run_failure{pipeline="sample",source="sdmls",failure="refused"} 0"#,
             #"mlsfeed_last_run_failure{pipeline="sample",source="sdmls",failure="unavailable"} 0"#,
             #"mlsfeed_last_run_failure{pipeline="sample",source="sdmls",failure="interrupted"} 0"#,

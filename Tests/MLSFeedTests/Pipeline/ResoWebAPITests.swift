@@ -62,6 +62,17 @@ import Testing
                 .split(separator: "\n").map(String.init)
         }
 
+        /// What each request carried: `HOST authorization=... x-api-key=... access_token=...` (- for none).
+        var received: [String] {
+            ((try? String(contentsOf: state.appendingPathComponent("received"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init)
+        }
+
+        /// Makes the `@odata.nextLink` name `origin` (`http://localhost:PORT`) instead of this server.
+        func setNextOrigin(_ origin: String) throws {
+            try Data(origin.utf8).write(to: state.appendingPathComponent("next_origin"))
+        }
+
         func release() throws {
             try Data().write(to: state.appendingPathComponent("release"))
         }
@@ -81,7 +92,8 @@ import Testing
     ] }
 
     /// The shipped RESO Web API pipeline shape, pointed at `server`.
-    static func pipeline(_ server: ODataServer, extra: String = "", caFile: String? = nil) throws -> URL {
+    static func pipeline(_ server: ODataServer, extra: String = "", caFile: String? = nil,
+                         auth: String? = nil) throws -> URL {
         let dir = server.state.appendingPathComponent("pipeline")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let mapping = CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml").path
@@ -92,8 +104,7 @@ import Testing
               input: \(server.url("odata/Property"))
               time_zone: America/Chicago
               http:
-                auth: { oauth2: { token_url: "\(server.url("token"))", client_id: mls-client,
-                                  client_secret: "${RESO_CLIENT_SECRET}" } }
+                auth: \(auth ?? Self.oauth2(server))
                 odata: { expand: [ListAgent], top: 2, orderby: ModificationTimestamp }
                 retries: { attempts: 3, backoff: 0.1, max_backoff: 2 }
                 replication: { field: ModificationTimestamp, start: "2026-01-01T00:00:00Z" }
@@ -105,6 +116,12 @@ import Testing
             load: { mode: incremental }
             """.write(to: dir.appendingPathComponent("reso.yaml"), atomically: true, encoding: .utf8)
         return dir.appendingPathComponent("reso.yaml")
+    }
+
+    /// The OAuth2 client credentials of the server's token route, as `source.http.auth` (one line of YAML).
+    static func oauth2(_ server: ODataServer) -> String {
+        "{ oauth2: { token_url: \"\(server.url("token"))\", client_id: mls-client, "
+            + "client_secret: \"${RESO_CLIENT_SECRET}\" } }"
     }
 
     static let environment = ["RESO_CLIENT_SECRET": "s3cret-client"]

@@ -88,7 +88,9 @@ struct FetchStage {
         log.emit(info.page == nil ? "input.opened" : "page.fetched", run: runID,
                  info.page.map { "page \($0) of \(info.name)" } ?? "reading \(info.name)",
                  [("location", info.name)] + (info.page.map { [("page", String($0))] } ?? []))
+        #if MLSFEED_TEST_HOOKS
         if document == 0 { try TestPause.fetch.reach(cancellation: control.cancellation) }
+        #endif
         while true {
             let started = monotonicSeconds()
             let bytes = try source.next()

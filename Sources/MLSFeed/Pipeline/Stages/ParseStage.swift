@@ -76,7 +76,9 @@ struct ParseStage: Stage {
     }
 
     mutating func didPush(_ sequence: Int) throws {
+        #if MLSFEED_TEST_HOOKS
         if sequence == 0 { try TestPause.parse.reach(cancellation: cancellation) }
+        #endif
     }
 
     /// The records waiting for a full batch, counted as read.

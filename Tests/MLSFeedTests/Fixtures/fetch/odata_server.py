@@ -10,12 +10,16 @@ the market between runs); STATE_DIR/faults.json (optional, re-read too) asks for
     {"drop_page": 3}          page 3 sends half its body and closes the connection the first time
     {"expire_token_after": 1} the first token stops working after 1 data request (the next answers 401)
     {"hold_page": 2}          page 2 waits until STATE_DIR/release exists (the test kills the client meanwhile)
-Every request is appended to STATE_DIR/log as "METHOD PATH?QUERY" (decoded), one a line.
+Every request is appended to STATE_DIR/log as "METHOD PATH?QUERY" (decoded), one a line, and to STATE_DIR/received
+as "HOST authorization=... x-api-key=... access_token=..." (- for none): the credentials it carried.
+STATE_DIR/next_origin (optional, re-read) holds the scheme://host:port the @odata.nextLink names instead of this
+server's own (another port, or localhost for 127.0.0.1).
 
 Routes:
     POST /token                 client_credentials for client_id "mls-client", client_secret "s3cret-client";
                                 answers {"access_token": "tok-N", "expires_in": 3600, "token_type": "Bearer"}
-    GET /odata/Property         Bearer tok-N required; $filter "ModificationTimestamp ge X" (optionally "(...) and
+    GET /odata/Property         Bearer tok-N (or X-Api-Key: k3y-abcdef, or access_token=k3y-abcdef) required;
+                                $filter "ModificationTimestamp ge X" (optionally "(...) and
                                 ModificationTimestamp ge X"), $orderby ModificationTimestamp, $top page size
                                 (default 2); pages continue with $skiptoken=N in @odata.nextLink
 """
@@ -66,9 +70,15 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def log_request_line(self):
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        carried = [self.headers.get("Host"), "authorization=" + (self.headers.get("Authorization") or "-"),
+                   "x-api-key=" + (self.headers.get("X-Api-Key") or "-"),
+                   "access_token=" + ",".join(query.get("access_token", ["-"]))]
         with LOCK:
             with open(os.path.join(STATE, "log"), "a") as f:
                 f.write(self.command + " " + urllib.parse.unquote(self.path) + "\n")
+            with open(os.path.join(STATE, "received"), "a") as f:
+                f.write(" ".join(carried) + "\n")
 
     def send_json(self, status, value, headers=()):
         body = json.dumps(value).encode()
@@ -112,9 +122,11 @@ class Handler(BaseHTTPRequestHandler):
                 allowed = True
                 if left is not None:
                     TOKENS[token] = left - 1
+        query = urllib.parse.parse_qs(url.query)
+        if self.headers.get("X-Api-Key") == "k3y-abcdef" or "k3y-abcdef" in query.get("access_token", []):
+            allowed = True
         if not allowed:
             return self.send_json(401, {"error": "invalid_token"}, [("WWW-Authenticate", "Bearer")])
-        query = urllib.parse.parse_qs(url.query)
         top = int(query.get("$top", ["2"])[0])
         skip = int(query.get("$skiptoken", ["0"])[0])
         page = skip // top + 1
@@ -137,8 +149,13 @@ class Handler(BaseHTTPRequestHandler):
         if skip + top < len(records):
             rest = {k: v[0] for k, v in query.items() if k != "$skiptoken"}
             rest["$skiptoken"] = str(skip + top)
-            value["@odata.nextLink"] = "http%s://127.0.0.1:%d/odata/Property?%s" % (
-                "s" if TLS else "", self.server.server_address[1], urllib.parse.urlencode(rest))
+            origin = "http%s://127.0.0.1:%d" % ("s" if TLS else "", self.server.server_address[1])
+            try:
+                with open(os.path.join(STATE, "next_origin")) as f:
+                    origin = f.read().strip()
+            except FileNotFoundError:
+                pass
+            value["@odata.nextLink"] = "%s/odata/Property?%s" % (origin, urllib.parse.urlencode(rest))
         body = json.dumps(value, indent=1).encode()
         if peek_fault("drop_page") == page and fault("drop_page") == page:
             self.send_response(200)

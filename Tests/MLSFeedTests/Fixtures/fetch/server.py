@@ -26,6 +26,9 @@ Routes (KEY makes per-test state independent; /count/KEY tells how many requests
     /log/KEY                      the queries KEY received, one a line
     /encoded/NAME                 /files/NAME sent with Content-Encoding: gzip
     /gzipped/NAME                 /files/NAME gzipped as an application/gzip body
+    /redirect/KEY?to=URL&status=N answers N (default 302) with Location: URL (GET or POST); counts the request
+    /record/KEY/NAME              /files/NAME, after recording in /log/KEY what the request carried:
+                                  "METHOD HOST PATH?QUERY authorization=... x-api-key=... cookie=..." (- for none)
 """
 import base64
 import email.utils
@@ -222,6 +225,17 @@ class Handler(BaseHTTPRequestHandler):
             page = int(query.get("page", ["1"])[0])
             limit = int(query.get("limit", ["2"])[0])
             return self.send_body(200, listing_page(page, limit), [("Content-Type", "application/xml")])
+        if route == "redirect":
+            hit(rest[0])
+            status = int(query.get("status", ["302"])[0])
+            return self.send_body(status, b"moved\n", [("Location", query.get("to", ["/"])[0])])
+        if route == "record":
+            carried = " ".join("%s=%s" % (name.lower(), self.headers.get(name) or "-")
+                               for name in ("Authorization", "X-Api-Key", "Cookie"))
+            with LOCK:
+                LOGS.setdefault(rest[0], []).append("%s %s %s %s" % (self.command, self.headers.get("Host"),
+                                                                      self.path, carried))
+            return self.serve_file("/".join(rest[1:]))
         if route == "encoded":
             path, _ = self.read_file("/".join(rest))
             if path is None:
@@ -235,6 +249,16 @@ class Handler(BaseHTTPRequestHandler):
             body = gzip.compress(open(path, "rb").read())
             return self.send_body(200, body, [("Content-Type", "application/gzip")])
         self.fail(404)
+
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        if length:
+            self.rfile.read(length)
+        route = urllib.parse.urlsplit(self.path).path.strip("/").split("/")[0]
+        if route not in ("redirect", "record"):
+            return self.fail(405)
+        return self.do_GET()
 
 
 def exit_when_parent_goes():
