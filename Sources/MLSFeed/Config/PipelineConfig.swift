@@ -145,7 +145,8 @@ extension PipelineConfig {
 extension ParseSettings {
     /// Reads `format:` — `type` (triples | rets-compact | xml) and the format's element names and options.
     init(config node: ConfigNode) throws {
-        let common = ["type", "encoding", "sanitize"]
+        let limits = ["max_record_bytes", "max_depth"]
+        let common = ["type", "encoding", "sanitize"] + limits
         let type = try node.required("type").oneOf([("triples", 0), ("rets-compact", 1), ("xml", 2),
                                                     ("reso-json", 3)])
         let format: FeedFormat
@@ -168,13 +169,12 @@ extension ParseSettings {
             if let v = node["multi_value"] { r.multiValueColumns = Set(try v.stringList()) }
             format = .retsCompact(r)
         case 3:
-            try node.keys(allowed: ["type", "multi_value", "max_record_bytes"])
+            try node.keys(allowed: ["type", "multi_value"] + limits)
             var json = ResoJSONSettings()
             if let v = node["multi_value"] { json.multiValue = try v.stringList() }
-            if let v = node["max_record_bytes"] { json.maxRecordBytes = try v.int(in: 1024...(1 << 30)) }
             format = .resoJSON(json)
         default:
-            try node.keys(allowed: common + ["record", "namespaces", "multi_value", "max_record_bytes"])
+            try node.keys(allowed: common + ["record", "namespaces", "multi_value"])
             var x = PlainXMLSettings()
             if let v = node["record"] {
                 x.recordElement = try v.nonBlankString()
@@ -192,7 +192,6 @@ extension ParseSettings {
                 for (prefix, uri) in try v.entries() { x.namespaces[prefix] = try uri.nonBlankString() }
             }
             if let v = node["multi_value"] { x.multiValue = try v.stringList() }
-            if let v = node["max_record_bytes"] { x.maxRecordBytes = try v.int(in: 1024...(1 << 30)) }
             format = .xml(x)
         }
         var encoding: String?
@@ -204,6 +203,10 @@ extension ParseSettings {
             }
             encoding = name
         }
-        self.init(format: format, encoding: encoding, sanitize: try node["sanitize"]?.bool() ?? false)
+        self.init(format: format, encoding: encoding, sanitize: try node["sanitize"]?.bool() ?? false,
+                  maxRecordBytes: try node["max_record_bytes"]?.int(in: ParseSettings.maxRecordBytesRange)
+                      ?? ParseSettings.defaultMaxRecordBytes,
+                  maxDepth: try node["max_depth"]?.int(in: ParseSettings.maxDepthRange)
+                      ?? ParseSettings.defaultMaxDepth)
     }
 }

@@ -93,7 +93,14 @@ import YAMLConfig
          "nightly.yaml:2:7: error: source.id: expected a non-empty value"),
         (valid.replacingOccurrences(of: "id: sdmls", with: "id: \"  \""),
          "nightly.yaml:2:7: error: source.id: expected a non-empty value"),
+        (valid.replacingOccurrences(of: "delimiter: \"|\"", with: "max_depth: 0"),
+         "nightly.yaml:7:14: error: format.max_depth: expected an integer from 1 to 1024, got 0"),
+        (valid.replacingOccurrences(of: "delimiter: \"|\"", with: "max_depth: 20000"),
+         "nightly.yaml:7:14: error: format.max_depth: expected an integer from 1 to 1024, got 20000"),
+        (valid.replacingOccurrences(of: "delimiter: \"|\"", with: "max_record_bytes: 512"),
+         "nightly.yaml:7:21: error: format.max_record_bytes: expected an integer from 1024 to 1073741824, got 512"),
     ]
+
 
     @Test(arguments: outOfBounds)
     func settingsOutOfBoundsPointAtFileLineColumn(text: String, expected: String) throws {
