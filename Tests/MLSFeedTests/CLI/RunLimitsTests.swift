@@ -5,8 +5,8 @@ import Testing
 @testable import MLSFeed
 
 /// Limits seen from the built binary: a deep document fails its run with a message and a `failed` ledger row (it
-/// killed the process, exit 139, the row left `running`); a huge value in a compressed feed is a reject that costs
-/// no memory.
+/// killed the process, exit 139, the row left `running`); the summary file never shows an earlier run's result
+/// while a run goes on or after it died; a huge value in a compressed feed is a reject that costs no memory.
 @Suite struct RunLimitsTests {
     /// A directory of its own, removed by `deinit`.
     final class Scratch {
@@ -64,6 +64,45 @@ import Testing
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary)))
         #expect((written as? [String: Any])?["status"] as? String == "failed")
         #expect((written as? [String: Any])?["error"] as? String == message)
+    }
+
+    /// While a run goes on, `--summary-json` says `running` (its process and start), not the last run's result;
+    /// a run killed where no way out writes the summary (SIGKILL, a crash) leaves it so.
+    @Test func theSummaryFileSaysRunningUntilTheRunWritesItsOwn() throws {
+        let scratch = try Scratch()
+        let summary = scratch.path + "/summary.json"
+        try Self.stale.write(toFile: summary, atomically: true, encoding: .utf8)
+        let marker = scratch.path + "/paused"
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.currentDirectoryURL = CLI.packageRoot
+        process.arguments = ["run", "sample", "--dry-run", "--output", "/dev/null", "--config",
+                             scratch.path + "/config.yaml", "--summary-json", summary, "--quiet", "--no-progress"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MLSFEED_TEST_PAUSE"] = TestPause.fetch.rawValue
+        environment["MLSFEED_TEST_PAUSE_FILE"] = marker
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: marker) {
+            try #require(process.isRunning && Date() < deadline, "the run never reached its pause")
+            usleep(20_000)
+        }
+        func written() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary)))
+                as? [String: Any])
+        }
+        let running = try written()
+        #expect(running["status"] as? String == "running")
+        #expect(running["pid"] as? Int == Int(process.processIdentifier))
+        #expect((running["started_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } != nil)
+        #expect(running.count == 3)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try written()["status"] as? String == "running")
     }
 
     /// A 64 MiB value in a gzip-compressed triples feed (`format.max_record_bytes` 16 MiB by default): its record
