@@ -29,6 +29,8 @@ public struct PipelineConfig: Sendable {
     package var onIncomplete: IncompletePolicy = .fail
     /// Staged listings between the merges made while the parse goes on (`load.merge_while_parsing`; 0: at the end).
     package var mergeWhileParsing = LoadOptions.defaultEarlyMergeRows
+    /// Seconds a run waits for its source's lock held by another run of the source (`load.lock_timeout`; 0: none).
+    package var lockTimeout = LoadOptions.defaultLockTimeout
     /// Stage name → settings.
     package var stages: [String: StageSettings]
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
@@ -108,13 +110,14 @@ extension PipelineConfig {
         config.fetch.spoolDirectory = project.dataDirectory + "/spool"
         if let load = root["load"] {
             try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete",
-                                    "merge_while_parsing"])
+                                    "merge_while_parsing", "lock_timeout"])
             if let mode = load["mode"] {
                 config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)])
             }
             if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try ratio.share() }
             if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try guardNode.share() }
             if let rows = load["merge_while_parsing"] { config.mergeWhileParsing = try rows.int(in: 0...10_000_000) }
+            if let seconds = load["lock_timeout"] { config.lockTimeout = try seconds.seconds(in: 0...86_400) }
             if let policy = load["on_incomplete"] {
                 config.onIncomplete = try policy.oneOf(IncompletePolicy.allCases.map { ($0.rawValue, $0) })
             }
