@@ -117,7 +117,7 @@ package final class LoadSession: @unchecked Sendable {
         try ledger.execute("SET TimeZone = 'UTC'")
         // A plan writes nothing: it needs the schema as it is.
         if options.plan { try Migrations.requireCurrent(ledger) } else { try Migrations.apply(ledger) }
-        try LoadSession.lockSource(ledger, options, log: log)
+        try LoadSession.lockSource(ledger, options, log: log, stopped: stop)
         if options.plan {
             runID = 0
         } else {
@@ -511,10 +511,11 @@ package final class LoadSession: @unchecked Sendable {
 
     /// Takes the source's lock on `ledger`: at once when it is free; else, after logging who holds it, waiting for
     /// it up to `options.lockTimeout` seconds (a server-side wait under a `lock_timeout` of its own, which a stop
-    /// cancels like any statement), then throwing `busy`. The lock is the session's (it outlives the wait's
-    /// transaction) until `releaseLedger` or the connection's end.
-    private static func lockSource(_ ledger: Connection, _ options: LoadOptions,
-                                   log: (@Sendable (String) -> Void)?) throws {
+    /// cancels like any statement), then throwing `busy` (also when `timeouts.statement` ends the wait first; not
+    /// when `stopped` says a stop did). The lock is the session's (it outlives the wait's transaction) until
+    /// `releaseLedger` or the connection's end.
+    private static func lockSource(_ ledger: Connection, _ options: LoadOptions, log: (@Sendable (String) -> Void)?,
+                                   stopped: () -> Bool) throws {
         let key = [String(lockNamespace), lockName(options)]
         let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))", key)
         if locked.rows.first?.first == "t" { return }
@@ -529,7 +530,8 @@ package final class LoadSession: @unchecked Sendable {
             try ledger.execute("COMMIT")
         } catch {
             _ = try? ledger.execute("ROLLBACK")
-            if let timeout = error as? PostgresError, timeout.code == .lockNotAvailable {
+            if let timeout = error as? PostgresError,
+               timeout.code == .lockNotAvailable || (timeout.code == .queryCanceled && !stopped()) {
                 throw LoadError(try busyMessage(ledger, options), kind: .busy)
             }
             throw error
