@@ -524,7 +524,8 @@ package final class LoadSession: @unchecked Sendable {
              + "(load.lock_timeout)")
         try ledger.execute("BEGIN")
         do {
-            let milliseconds = String(Int((options.lockTimeout * 1000).rounded()))
+            // At least 1 ms: a `lock_timeout` of 0 would wait for ever.
+            let milliseconds = String(max(1, Int((options.lockTimeout * 1000).rounded())))
             try ledger.execute("SELECT set_config('lock_timeout', $1, true)", [milliseconds])
             try ledger.execute("SELECT pg_advisory_lock($1, hashtext($2))", key)
             try ledger.execute("COMMIT")
