@@ -19,13 +19,20 @@ package enum ReaderHarness {
         package var zone: TimeZone?
         /// The field and value that mark a record a deletion (a Web API pipeline's `deleted_when`).
         package var deletion: WebAPISettings.Deletion?
+        /// `format.max_record_bytes` and `format.max_depth`.
+        package var maxRecordBytes: Int
+        package var maxDepth: Int
 
         package init(format: FeedFormat, mapping: Mapping? = nil, zone: TimeZone? = nil,
-                     deletion: WebAPISettings.Deletion? = nil) {
+                     deletion: WebAPISettings.Deletion? = nil,
+                     maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes,
+                     maxDepth: Int = ParseSettings.defaultMaxDepth) {
             self.format = format
             self.mapping = mapping
             self.zone = zone
             self.deletion = deletion
+            self.maxRecordBytes = maxRecordBytes
+            self.maxDepth = maxDepth
         }
     }
 
@@ -42,7 +49,8 @@ package enum ReaderHarness {
         let sizes = (0..<4).map { _ in Int(input.byte()) }
         let document = input.rest
         let settings = ParseSettings(format: setup.format, encoding: encodings[Int(options >> 1) & 3],
-                                     sanitize: options & 1 != 0)
+                                     sanitize: options & 1 != 0, maxRecordBytes: setup.maxRecordBytes,
+                                     maxDepth: setup.maxDepth)
         let reader = makeRecordReader(settings: settings, source: source, mapping: setup.mapping)
         var order = RecordOrder(agents: setup.mapping?.embeddedAgents.count ?? 0)
         do {

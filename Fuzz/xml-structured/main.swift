@@ -2,7 +2,7 @@
 // path `Listings/Listing`, its `commons:` namespace and two `embedded_agents` entries with `each:` and `where:`;
 // CREA DDF; RETS STANDARD-XML), end to end through the normalizer and validator (ReaderHarness describes the
 // input). The variant byte picks the pipeline (in file name order) in its low bits; bit 4 puts a `*` step in
-// front of the record path, bit 5 sets a 512-byte record limit.
+// front of the record path, bit 5 sets a 512-byte record limit, bit 6 a depth limit of 8.
 import FuzzSupport
 import MLSFeed
 
@@ -16,7 +16,8 @@ LibFuzzer.run { bytes in
         let pipeline = pipelines[Int(variant & 15) % pipelines.count]
         guard case .xml(var xml) = pipeline.parse.format else { fatalError("not an XML pipeline") }
         if variant & 16 != 0 { xml.recordElement = "*/" + xml.recordElement }
-        if variant & 32 != 0 { xml.maxRecordBytes = 512 }
-        return ReaderHarness.Setup(format: .xml(xml), mapping: pipeline.mapping, zone: pipeline.timeZone)
+        return ReaderHarness.Setup(format: .xml(xml), mapping: pipeline.mapping, zone: pipeline.timeZone,
+                                   maxRecordBytes: variant & 32 != 0 ? 512 : ParseSettings.defaultMaxRecordBytes,
+                                   maxDepth: variant & 64 != 0 ? 8 : ParseSettings.defaultMaxDepth)
     }
 }

@@ -1,5 +1,6 @@
 // Fuzz target: the triples record reader (ReaderHarness describes the input). The variant byte picks the
-// delimiter and whether the element names are the defaults or others.
+// delimiter, whether the element names are the defaults or others (bit 3), a 256-byte record limit (bit 4) and
+// a depth limit of 8 (bit 5).
 import FuzzSupport
 import MLSFeed
 
@@ -12,6 +13,8 @@ LibFuzzer.run { bytes in
         if variant & 8 != 0 {
             (triples.recordElement, triples.keysElement, triples.valuesElement) = ("r", "k", "v")
         }
-        return ReaderHarness.Setup(format: .triples(triples))
+        return ReaderHarness.Setup(format: .triples(triples),
+                                   maxRecordBytes: variant & 16 != 0 ? 256 : ParseSettings.defaultMaxRecordBytes,
+                                   maxDepth: variant & 32 != 0 ? 8 : ParseSettings.defaultMaxDepth)
     }
 }

@@ -13,9 +13,11 @@ private let libxml2Initialized: Bool = {
 /// they are only touched from `feed`/`finish` and the delegate calls those make, never concurrently.)
 ///
 /// Security (defusedxml's defaults): no network (`XML_PARSE_NONET`), no DTD loading or validation, no entity
-/// substitution, no external subset; a document that declares any entity (general or parameter, internal or
-/// external, parsed or unparsed) is refused at the declaration, before the parser goes further.
-/// The five predefined entities and numeric character references are ordinary text.
+/// substitution; a document that declares any entity (general or parameter, internal or external, parsed or
+/// unparsed), or whose document type declaration names an external subset (`SYSTEM` or `PUBLIC`), is refused at the
+/// declaration, before the parser goes further. An element nested deeper than `maxDepth` is refused at its start
+/// tag (libxml2's push parser does not bound the depth itself, and the delegates' trees must stay shallow enough to
+/// walk). The five predefined entities and numeric character references are ordinary text.
 public final class XMLPushParser {
     /// The receiver of element events; owned by the parser (the delegate must not own the parser).
     public let delegate: any XMLStreamDelegate
@@ -27,6 +29,10 @@ public final class XMLPushParser {
     @exclusivity(unchecked) public private(set) var text: [UInt8] = []
     /// When true, control characters XML 1.0 forbids are removed from input bytes before parsing.
     public let sanitize: Bool
+    /// The deepest nesting accepted (the root element is level 1); a deeper element is refused at its start tag.
+    public let maxDepth: Int
+    /// `maxDepth` when a caller names none: libxml2's own bound without `XML_PARSE_HUGE`.
+    public static let defaultMaxDepth = 256
     /// How many forbidden control characters `sanitize` removed so far.
     public private(set) var sanitizedCharacters = 0
     /// Rewrites non-ASCII characters of character data as references before libxml2 reads them (its fast path).
@@ -77,11 +83,14 @@ public final class XMLPushParser {
     ///
     /// `rewritesNonASCII` passes the input through `CharacterReferenceEscaper` (same events, faster on long texts
     /// with a few non-ASCII characters; slower on many short texts). Not with an overriding `encoding`.
+    /// `maxDepth` bounds the nesting (at least 1).
     public init(delegate: any XMLStreamDelegate, encoding: String? = nil, sanitize: Bool = false,
-                rewritesNonASCII: Bool = false) throws {
+                rewritesNonASCII: Bool = false, maxDepth: Int = XMLPushParser.defaultMaxDepth) throws {
         precondition(libxml2Initialized)
+        precondition(maxDepth > 0, "XMLPushParser.maxDepth must be positive")
         self.delegate = delegate
         self.sanitize = sanitize
+        self.maxDepth = maxDepth
         // An overriding encoding is read through a converter, whose input the escaper's offsets would not match.
         escaper = CharacterReferenceEscaper(enabled: rewritesNonASCII && encoding == nil)
         var handler = xmlSAXHandler()
@@ -91,6 +100,7 @@ public final class XMLPushParser {
         handler.characters = xmlStreamCharacters
         handler.ignorableWhitespace = xmlStreamCharacters
         handler.cdataBlock = xmlStreamCharacters
+        handler.internalSubset = xmlStreamDocumentType
         handler.entityDecl = xmlStreamEntityDeclaration
         handler.unparsedEntityDecl = xmlStreamUnparsedEntityDeclaration
         handler.resolveEntity = xmlStreamResolveEntity
@@ -464,6 +474,11 @@ public final class XMLPushParser {
         } else {
             currentNamespace = -1
         }
+        if openElements.count >= maxDepth {
+            let (line, column) = startTagPosition
+            fail(XMLStreamError("nesting deeper than \(maxDepth)", line: line, column: column))
+            return
+        }
         let id = lookUp(localName)
         openElements.append(OpenElement(line: Int(context.pointee.input?.pointee.line ?? 0), id: id))
         sawElement = true
@@ -523,6 +538,19 @@ public final class XMLPushParser {
         fail(XMLStreamError("entity declarations are not allowed (entity \"\(entity)\")", line: line, column: column))
     }
 
+    /// A document type declaration: refused when it names an external subset (a `SYSTEM` or `PUBLIC` identifier),
+    /// which the parser would never load anyway; one with an internal subset only goes on (its entity declarations
+    /// are refused one by one).
+    fileprivate func handleDocumentType(_ name: UnsafePointer<xmlChar>?, publicID: UnsafePointer<xmlChar>?,
+                                        systemID: UnsafePointer<xmlChar>?) {
+        guard publicID != nil || systemID != nil else { return }
+        var declared = "DOCTYPE " + (name.map { String(cString: $0) } ?? "")
+        if let publicID { declared += " PUBLIC \"" + String(cString: publicID) + "\"" }
+        if let systemID { declared += (publicID == nil ? " SYSTEM" : "") + " \"" + String(cString: systemID) + "\"" }
+        let (line, column) = positionOfLast(Array("<!DOCTYPE".utf8))
+        fail(XMLStreamError("external DTD subsets are not allowed (\(declared))", line: line, column: column))
+    }
+
     fileprivate func handleError(_ error: UnsafePointer<xmlError>) {
         // Warnings (e.g. a relative namespace URI) do not stop a well-formed document.
         guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, failure == nil else { return }
@@ -571,6 +599,13 @@ private func xmlStreamEntityDeclaration(
     let parameter = type == Int32(XML_INTERNAL_PARAMETER_ENTITY.rawValue)
         || type == Int32(XML_EXTERNAL_PARAMETER_ENTITY.rawValue)
     owner(context)._withUnsafeGuaranteedRef { $0.handleEntityDeclaration(name, parameter: parameter) }
+}
+
+private func xmlStreamDocumentType(
+    _ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ publicID: UnsafePointer<xmlChar>?,
+    _ systemID: UnsafePointer<xmlChar>?
+) {
+    owner(context)._withUnsafeGuaranteedRef { $0.handleDocumentType(name, publicID: publicID, systemID: systemID) }
 }
 
 private func xmlStreamUnparsedEntityDeclaration(

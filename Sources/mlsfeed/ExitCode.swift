@@ -25,9 +25,9 @@ enum ExitCode: Int32, CaseIterable {
             "a safety rule refused the run and nothing changed: the withdraw guard, an incomplete dump, the reject "
                 + "ratio, a replay already done"
         case .unavailable:
-            "the database or the network is unavailable, a lock or statement timeout ran out, another run holds "
-                + "the pipeline, or a disk is full (the spool directory, the --output file, a tablespace of the "
-                + "server): worth a retry later"
+            "the database or the network is unavailable, a lock or statement timeout ran out, another run held "
+                + "the source past load.lock_timeout (source busy (...)), or a disk is full (the spool directory, "
+                + "the --output file, a tablespace of the server): worth a retry later"
         case .interrupted:
             "interrupted by SIGINT: a run rolls back, is recorded interrupted, and the database keeps its last good "
                 + "state"

@@ -1,12 +1,15 @@
 import Foundation
 import MLSFeed
 
-/// `--summary-json PATH`: checked writable before anything runs, then written atomically (a temporary file beside
-/// it, renamed over it) on every way out, failures included, so a stale summary never survives a failed run.
+/// `--summary-json PATH`: checked writable before anything runs and replaced at once by a `running` summary, then
+/// written atomically (a temporary file beside it, renamed over it) on every way out, failures included. So a
+/// stale summary never survives a run: one that dies without a way out (a crash, SIGKILL) leaves `running`, never
+/// the last run's result.
 struct SummaryFile {
     let path: String
 
-    /// Checks that a file can be created in `path`'s directory; a usage error names the path and the reason.
+    /// Checks that a file can be created in `path`'s directory (a usage error names the path and the reason), and
+    /// writes the `running` summary there.
     init(path: String) throws {
         self.path = path
         let probe = Self.temporaryPath(for: path)
@@ -15,6 +18,13 @@ struct SummaryFile {
             throw UsageError(message: "--summary-json \(path): cannot write there (\(reason))")
         }
         try? FileManager.default.removeItem(atPath: probe)
+        try write(Self.running(pid: getpid(), startedAt: Date()))
+    }
+
+    /// What the file holds while the command runs: `{"status":"running","pid":N,"started_at":"..."}`.
+    static func running(pid: Int32, startedAt: Date) -> String {
+        let started = ISO8601DateFormatter().string(from: startedAt)
+        return "{\"status\":\"running\",\"pid\":\(pid),\"started_at\":\(JSONText.string(started))}\n"
     }
 
     /// The summaries of the units run: one object for one unit, an array for several.

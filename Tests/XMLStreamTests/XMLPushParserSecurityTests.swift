@@ -71,18 +71,48 @@ import XMLStream
         #expect(result.events.isEmpty)
     }
 
-    @Test func externalDTDIsNeverLoaded() throws {
+    /// A document type declaration naming an external subset is refused at the declaration, like an entity
+    /// declaration (it was accepted, the subset silently unread); one with an internal subset only is read.
+    @Test(arguments: [
+        ("SYSTEM \"file://SECRET\"", "SYSTEM \"file://SECRET\""),
+        ("PUBLIC \"-//MLS//DTD Listings//EN\" \"file://SECRET\" [<!ELEMENT listing ANY>]",
+         "PUBLIC \"-//MLS//DTD Listings//EN\" \"file://SECRET\""),
+    ])
+    func externalDTDSubsetIsRefusedAndNeverLoaded(declared: String, shown: String) throws {
         let secretURL = try Self.secretFile()
         defer { try? FileManager.default.removeItem(at: secretURL) }
         let document = """
             <?xml version="1.0"?>
-            <!DOCTYPE listings SYSTEM "file://\(secretURL.path)">
+            <!DOCTYPE listings \(declared.replacing("SECRET", with: secretURL.path))>
             <listings><listing>plain</listing></listings>
             """
-        let result = parse(Array(document.utf8))
-        #expect(result.error == nil)
-        #expect(result.events.contains("text \"plain\""))
-        #expect(!result.events.joined().contains(Self.secret))
+        for chunk in [7, nil] as [Int?] {
+            let result = parse(Array(document.utf8), chunk: chunk)
+            #expect(result.error == "2:1: error: external DTD subsets are not allowed (DOCTYPE listings "
+                + shown.replacing("SECRET", with: secretURL.path) + ")")
+            #expect(result.events.isEmpty)
+            #expect(!(result.error ?? "").contains(Self.secret))
+        }
+    }
+
+    /// Nesting deeper than the parser's bound (256 by default, libxml2's own without `XML_PARSE_HUGE`) is refused
+    /// at the start tag that crosses it, whatever the depth: 20,000 levels once crashed the process that walked
+    /// them. 256 levels are read.
+    @Test(arguments: [7, nil] as [Int?])
+    func nestingDeeperThanTheBoundIsRefusedAtItsStartTag(chunk: Int?) throws {
+        func nested(_ levels: Int) -> [UInt8] {
+            Array(("<feed>\n" + String(repeating: "<a>", count: levels - 1) + "x"
+                   + String(repeating: "</a>", count: levels - 1) + "\n</feed>").utf8)
+        }
+        let deepest = parse(nested(256), chunk: chunk)
+        #expect(deepest.error == nil)
+        #expect(deepest.events.count(where: { $0.hasPrefix("start") }) == 256)
+        for levels in [257, 20_000] {
+            let result = parse(nested(levels), chunk: chunk)
+            // The 257th level is the 256th <a>, on line 2 at column 1 + 255 * 3.
+            #expect(result.error == "2:766: error: nesting deeper than 256", "\(levels)")
+            #expect(result.events.count(where: { $0.hasPrefix("start") }) == 256, "\(levels)")
+        }
     }
 
     @Test func undeclaredEntityIsAnError() throws {

@@ -25,6 +25,8 @@ package struct FieldMapping: Sendable, Hashable {
     package var country: PostalCountry = .usOrCanada
     /// The largest magnitude the column stores (`Column.storageLimits`), looked up once.
     package let storageLimit: Double?
+    /// The most bytes the column's text takes (`Column.textByteLimits`), looked up once.
+    package let byteLimit: Int?
 
     package init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
                 onError: OnError? = nil, enumValues: [String: String] = [:], minimum: Double? = nil,
@@ -39,6 +41,7 @@ package struct FieldMapping: Sendable, Hashable {
         self.minimum = minimum
         self.maximum = maximum
         storageLimit = Column.storageLimits[name]
+        byteLimit = Column.textByteLimits[name]
     }
 }
 

@@ -29,6 +29,8 @@ public struct PipelineConfig: Sendable {
     package var onIncomplete: IncompletePolicy = .fail
     /// Staged listings between the merges made while the parse goes on (`load.merge_while_parsing`; 0: at the end).
     package var mergeWhileParsing = LoadOptions.defaultEarlyMergeRows
+    /// Seconds a run waits for its source's lock held by another run of the source (`load.lock_timeout`; 0: none).
+    package var lockTimeout = LoadOptions.defaultLockTimeout
     /// Stage name → settings.
     package var stages: [String: StageSettings]
     /// How many recent MLS numbers the in-memory dedupe remembers (the database resolves the rest).
@@ -108,13 +110,14 @@ extension PipelineConfig {
         config.fetch.spoolDirectory = project.dataDirectory + "/spool"
         if let load = root["load"] {
             try load.keys(allowed: ["mode", "max_reject_ratio", "withdraw_guard", "on_incomplete",
-                                    "merge_while_parsing"])
+                                    "merge_while_parsing", "lock_timeout"])
             if let mode = load["mode"] {
                 config.mode = try mode.oneOf([("incremental", .incremental), ("full", .full)])
             }
             if let ratio = load["max_reject_ratio"] { config.maxRejectRatio = try ratio.share() }
             if let guardNode = load["withdraw_guard"] { config.withdrawGuard = try guardNode.share() }
             if let rows = load["merge_while_parsing"] { config.mergeWhileParsing = try rows.int(in: 0...10_000_000) }
+            if let seconds = load["lock_timeout"] { config.lockTimeout = try seconds.seconds(in: 0...86_400) }
             if let policy = load["on_incomplete"] {
                 config.onIncomplete = try policy.oneOf(IncompletePolicy.allCases.map { ($0.rawValue, $0) })
             }
@@ -145,7 +148,8 @@ extension PipelineConfig {
 extension ParseSettings {
     /// Reads `format:` — `type` (triples | rets-compact | xml) and the format's element names and options.
     init(config node: ConfigNode) throws {
-        let common = ["type", "encoding", "sanitize"]
+        let limits = ["max_record_bytes", "max_depth"]
+        let common = ["type", "encoding", "sanitize"] + limits
         let type = try node.required("type").oneOf([("triples", 0), ("rets-compact", 1), ("xml", 2),
                                                     ("reso-json", 3)])
         let format: FeedFormat
@@ -168,13 +172,12 @@ extension ParseSettings {
             if let v = node["multi_value"] { r.multiValueColumns = Set(try v.stringList()) }
             format = .retsCompact(r)
         case 3:
-            try node.keys(allowed: ["type", "multi_value", "max_record_bytes"])
+            try node.keys(allowed: ["type", "multi_value"] + limits)
             var json = ResoJSONSettings()
             if let v = node["multi_value"] { json.multiValue = try v.stringList() }
-            if let v = node["max_record_bytes"] { json.maxRecordBytes = try v.int(in: 1024...(1 << 30)) }
             format = .resoJSON(json)
         default:
-            try node.keys(allowed: common + ["record", "namespaces", "multi_value", "max_record_bytes"])
+            try node.keys(allowed: common + ["record", "namespaces", "multi_value"])
             var x = PlainXMLSettings()
             if let v = node["record"] {
                 x.recordElement = try v.nonBlankString()
@@ -192,7 +195,6 @@ extension ParseSettings {
                 for (prefix, uri) in try v.entries() { x.namespaces[prefix] = try uri.nonBlankString() }
             }
             if let v = node["multi_value"] { x.multiValue = try v.stringList() }
-            if let v = node["max_record_bytes"] { x.maxRecordBytes = try v.int(in: 1024...(1 << 30)) }
             format = .xml(x)
         }
         var encoding: String?
@@ -204,6 +206,10 @@ extension ParseSettings {
             }
             encoding = name
         }
-        self.init(format: format, encoding: encoding, sanitize: try node["sanitize"]?.bool() ?? false)
+        self.init(format: format, encoding: encoding, sanitize: try node["sanitize"]?.bool() ?? false,
+                  maxRecordBytes: try node["max_record_bytes"]?.int(in: ParseSettings.maxRecordBytesRange)
+                      ?? ParseSettings.defaultMaxRecordBytes,
+                  maxDepth: try node["max_depth"]?.int(in: ParseSettings.maxDepthRange)
+                      ?? ParseSettings.defaultMaxDepth)
     }
 }

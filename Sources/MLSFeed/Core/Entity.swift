@@ -60,6 +60,20 @@ package struct Column: Sendable, Hashable {
         return limits
     }()
 
+    /// The most bytes a text column in an index takes (`indexedTextBytes` each), by name: the keys and the columns
+    /// the search indexes hold. A B-tree entry holds at most about 2,700 bytes, and the widest (a search index:
+    /// status and city twice, ZIP, property type, the key) stays under it with every column at the bound; a longer
+    /// value is bad like any other (a key's rejects its record), never a failed COPY or merge of the whole run.
+    package static let textByteLimits: [String: Int] = {
+        let indexed = ["listing_id", "standard_status", "property_type", "city", "postal_code", "street_number",
+                       "street_name", "list_office_mls_id", "agent_mls_id", "office_mls_id", "first_name",
+                       "last_name", "full_name"]
+        return Dictionary(uniqueKeysWithValues: indexed.map { ($0, indexedTextBytes) })
+    }()
+
+    /// The bound of `textByteLimits` (what RESO gives its string keys).
+    package static let indexedTextBytes = 255
+
     package static let listing: [Column] = [
         Column("listing_id", .text), Column("standard_status", .text), Column("property_type", .text),
         Column("list_price", .numeric), Column("original_list_price", .numeric), Column("close_price", .numeric),

@@ -26,8 +26,6 @@ package struct PlainXMLSettings: Sendable, Hashable {
     package var namespaces: [String: String] = [:]
     /// Element names whose values `extra` always holds as arrays, however many a record has.
     package var multiValue: [String] = []
-    /// A record bigger than this (its text and attribute values) is rejected whole, with its position.
-    package var maxRecordBytes: Int = 16 << 20
 
     package init() {}
 }
@@ -37,8 +35,6 @@ package struct ResoJSONSettings: Sendable, Hashable {
     /// Fields that are lists ("String List, Multi"): always arrays in `extra`, also when a server sent one
     /// record's list as a comma-joined string.
     package var multiValue: [String] = []
-    /// A record bigger than this is rejected whole, with its position.
-    package var maxRecordBytes: Int = 16 << 20
     /// Paths read besides the mapping's (the field that marks a deletion).
     package var alsoRead: [String] = []
 
@@ -62,11 +58,31 @@ package struct ParseSettings: Sendable, Hashable {
     package var sanitize: Bool = false
     /// Records per emitted batch.
     package var batchSize: Int = 1000
+    /// A record bigger than this (`format.max_record_bytes`: its text, attribute values, a flat record's lists) is
+    /// rejected whole, with its position; its bytes are dropped as they come, never gathered.
+    package var maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes
+    /// The deepest nesting of elements (XML) or of objects and arrays (JSON) accepted (`format.max_depth`; the root
+    /// is level 1): a deeper one fails the input at its position.
+    package var maxDepth: Int = ParseSettings.defaultMaxDepth
 
-    package init(format: FeedFormat, encoding: String? = nil, sanitize: Bool = false, batchSize: Int = 1000) {
+    /// `maxRecordBytes` unless a pipeline says otherwise: 16 MiB.
+    package static let defaultMaxRecordBytes = 16 << 20
+    /// `maxDepth` unless a pipeline says otherwise: libxml2's own bound without its `HUGE` option.
+    package static let defaultMaxDepth = 256
+    /// The bounds of `format.max_record_bytes`.
+    package static let maxRecordBytesRange = 1024...(1 << 30)
+    /// The bounds of `format.max_depth`: a record's tree is walked recursively (its `extra` JSON), a frame or so a
+    /// level, so the bound keeps the deepest walk far inside a thread's stack.
+    package static let maxDepthRange = 1...1024
+
+    package init(format: FeedFormat, encoding: String? = nil, sanitize: Bool = false, batchSize: Int = 1000,
+                 maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes,
+                 maxDepth: Int = ParseSettings.defaultMaxDepth) {
         self.format = format
         self.encoding = encoding
         self.sanitize = sanitize
         self.batchSize = batchSize
+        self.maxRecordBytes = maxRecordBytes
+        self.maxDepth = maxDepth
     }
 }

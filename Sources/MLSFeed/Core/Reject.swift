@@ -5,9 +5,11 @@ package struct RejectReason: Sendable, Hashable, CustomStringConvertible {
     package var rawValue: String?
     package var rule: String
 
+    /// A reason; a raw value longer than `shownCharacters` is kept as its start and `…` (the reject's raw fields
+    /// keep it whole).
     package init(field: String, rawValue: String?, rule: String) {
         self.field = field
-        self.rawValue = rawValue
+        self.rawValue = rawValue.map(shortened)
         self.rule = rule
     }
 
@@ -29,10 +31,12 @@ package struct Reject: Sendable, Hashable {
     /// flat records, whose `raw` fields are the whole record.
     package var rawJSON: [UInt8]?
 
+    /// A reject; a `key` longer than a key column takes (`Column.indexedTextBytes`) is no key and is dropped (it
+    /// stays in `raw`).
     package init(entity: Entity, key: String?, position: SourcePosition, ordinal: Int, reasons: [RejectReason],
                 raw: [RawField], rawJSON: [UInt8]? = nil) {
         self.entity = entity
-        self.key = key
+        self.key = key.flatMap { $0.utf8.count > Column.indexedTextBytes ? nil : $0 }
         self.position = position
         self.ordinal = ordinal
         self.reasons = reasons
@@ -45,6 +49,15 @@ package struct Reject: Sendable, Hashable {
         let who = key.map { "\(entity == .listing ? "MLS" : "agent") \($0): " } ?? ""
         return "\(position): error: \(who)\(reasons.map(\.description).joined(separator: "; "))"
     }
+}
+
+/// How many characters of a raw value a message shows (`shortened`).
+let shownCharacters = 200
+
+/// `raw`, or its first `shownCharacters` characters and `…` when it is longer.
+func shortened(_ raw: String) -> String {
+    guard raw.utf8.count > shownCharacters, raw.count > shownCharacters else { return raw }
+    return String(raw.prefix(shownCharacters)) + "…"
 }
 
 /// A double-quoted rendering of a raw value for messages, with quotes and control characters escaped.

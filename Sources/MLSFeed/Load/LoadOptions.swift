@@ -17,13 +17,19 @@ package struct LoadOptions: Sendable, Hashable {
     package var earlyMergeRows: Int
     /// Where the run spools its recognised listings' keys (`RecognisedKeySpool`); nil: `SpoolDirectory.defaultPath`.
     package var spoolDirectory: String?
+    /// Seconds a run waits for its source's lock while another run of the source holds it (`load.lock_timeout`);
+    /// 0: it does not wait.
+    package var lockTimeout: Double
 
     /// The staged listings between two merges during the parse, unless a pipeline says otherwise.
     package static let defaultEarlyMergeRows = 1_000
+    /// `lockTimeout` unless a pipeline says otherwise.
+    package static let defaultLockTimeout = 300.0
 
     package init(source: String, pipeline: String, mode: LoadMode, withdrawGuard: Double = 0.5, force: Bool = false,
                 onIncomplete: IncompletePolicy = .fail, plan: Bool = false,
-                earlyMergeRows: Int = LoadOptions.defaultEarlyMergeRows, spoolDirectory: String? = nil) {
+                earlyMergeRows: Int = LoadOptions.defaultEarlyMergeRows, spoolDirectory: String? = nil,
+                lockTimeout: Double = LoadOptions.defaultLockTimeout) {
         self.source = source
         self.pipeline = pipeline
         self.mode = mode
@@ -33,5 +39,6 @@ package struct LoadOptions: Sendable, Hashable {
         self.plan = plan
         self.earlyMergeRows = earlyMergeRows
         self.spoolDirectory = spoolDirectory
+        self.lockTimeout = lockTimeout
     }
 }

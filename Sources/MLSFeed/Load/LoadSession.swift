@@ -2,11 +2,11 @@ import Postgres
 
 /// One load run into PostgreSQL: stages records with COPY, then merges them in one transaction.
 ///
-/// The session holds two connections. The ledger connection (autocommit) applies migrations, holds the
-/// per-(pipeline, source) advisory lock for the run's lifetime and records the run in `ingest_runs`, so a
-/// failed run is recorded too. The data connection does all data changes of the run in ONE transaction — the
-/// staging COPYs, the rejects, the merge and the ledger row's final counts — so a run killed at any point
-/// leaves the last good state and a rerun ends equal to one clean run.
+/// The session holds two connections. The ledger connection (autocommit) applies migrations, holds the source's
+/// advisory lock for the run's lifetime (one writer per source, whichever pipeline names it) and records the run
+/// in `ingest_runs`, so a failed run is recorded too. The data connection does all data changes of the run in ONE
+/// transaction — the staging COPYs, the rejects, the merge and the ledger row's final counts — so a run killed at
+/// any point leaves the last good state and a rerun ends equal to one clean run.
 ///
 /// Single owner: `@unchecked Sendable` so it can move to the load stage's worker thread, but it must be used
 /// by one thread at a time.
@@ -85,12 +85,12 @@ package final class LoadSession: @unchecked Sendable {
     let lockWatch: LockWatch?
     let cancellation: Cancellation?
 
-    /// Namespace of mlsfeed's advisory locks (`mlsf`); the pipeline lock's second key hashes pipeline + source.
+    /// Namespace of mlsfeed's advisory locks (`mlsf`); the source lock's second key hashes the source.
     static let lockNamespace = Int32(0x6d6c_7366)
 
-    /// Connects, applies migrations, takes the pipeline's lock (throwing at once, naming the running run, when
-    /// another process holds it), marks that pipeline's abandoned `running` rows `interrupted`, records the new
-    /// run as `running` and opens the run's transaction.
+    /// Connects, applies migrations, takes the source's lock (waiting up to `options.lockTimeout` while another
+    /// run of the source holds it, then throwing `source busy (...)`, naming that run), marks the source's
+    /// abandoned `running` rows `interrupted`, records the new run as `running` and opens the run's transaction.
     package convenience init(conninfo: String, options: LoadOptions) throws {
         try self.init(conninfo: conninfo, options: options, connection: ConnectionOptions())
     }
@@ -118,11 +118,7 @@ package final class LoadSession: @unchecked Sendable {
         try ledger.execute("SET TimeZone = 'UTC'")
         // A plan writes nothing: it needs the schema as it is.
         if options.plan { try Migrations.requireCurrent(ledger) } else { try Migrations.apply(ledger) }
-        let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))",
-                                        [String(LoadSession.lockNamespace), LoadSession.lockName(options)])
-        guard locked.rows.first?.first == "t" else {
-            throw LoadError(try LoadSession.busyMessage(ledger, options), kind: .busy)
-        }
+        try LoadSession.lockSource(ledger, options, log: log, stopped: stop)
         if options.plan {
             runID = 0
         } else {
@@ -162,11 +158,12 @@ package final class LoadSession: @unchecked Sendable {
     /// Marks the pipeline's abandoned `running` rows `interrupted` and records the new run as `running`; returns
     /// its id.
     private static func recordStart(_ ledger: Connection, _ options: LoadOptions) throws -> Int64 {
+        // The source's lock is held: no other run of the source (of any pipeline) is alive.
         try ledger.execute("""
             UPDATE ingest_runs SET status = 'interrupted', finished_at = clock_timestamp(),
                 error = coalesce(error, 'the process running it ended before the run finished')
-            WHERE pipeline = $1 AND source = $2 AND status = 'running'
-            """, [options.pipeline, options.source])
+            WHERE source = $1 AND status = 'running'
+            """, [options.source])
         let inserted = try ledger.execute("""
             INSERT INTO ingest_runs (pipeline, source, mode, status) VALUES ($1, $2, $3, 'running') RETURNING id
             """, [options.pipeline, options.source, options.mode.rawValue])
@@ -495,7 +492,7 @@ package final class LoadSession: @unchecked Sendable {
         }
     }
 
-    /// Releases the pipeline's advisory lock explicitly, then closes the ledger connection. Closing alone would
+    /// Releases the source's advisory lock explicitly, then closes the ledger connection. Closing alone would
     /// free the lock only when the server process exits, a moment later: a run started right after could still
     /// find it held.
     func releaseLedger() {
@@ -511,21 +508,59 @@ package final class LoadSession: @unchecked Sendable {
         return data
     }
 
+    /// The second key of the source's lock (hashed by the server): the source alone, so that two pipelines of one
+    /// source never write it together.
     static func lockName(_ options: LoadOptions) -> String {
-        options.pipeline + "\u{1F}" + options.source
+        "source\u{1F}" + options.source
     }
 
-    /// `pipeline x (source y) is already being loaded by run N, started T`.
+    /// Takes the source's lock on `ledger`: at once when it is free; else, after logging who holds it, waiting for
+    /// it up to `options.lockTimeout` seconds (a server-side wait under a `lock_timeout` of its own, which a stop
+    /// cancels like any statement), then throwing `busy` (also when `timeouts.statement` ends the wait first; not
+    /// when `stopped` says a stop did). The lock is the session's (it outlives the wait's transaction) until
+    /// `releaseLedger` or the connection's end.
+    private static func lockSource(_ ledger: Connection, _ options: LoadOptions, log: (@Sendable (String) -> Void)?,
+                                   stopped: () -> Bool) throws {
+        let key = [String(lockNamespace), lockName(options)]
+        let locked = try ledger.execute("SELECT pg_try_advisory_lock($1, hashtext($2))", key)
+        if locked.rows.first?.first == "t" { return }
+        guard options.lockTimeout > 0 else { throw LoadError(try busyMessage(ledger, options), kind: .busy) }
+        log?("\(try busyMessage(ledger, options)): waiting up to \(seconds(options.lockTimeout)) s "
+             + "(load.lock_timeout)")
+        try ledger.execute("BEGIN")
+        do {
+            // At least 1 ms: a `lock_timeout` of 0 would wait for ever.
+            let milliseconds = String(max(1, Int((options.lockTimeout * 1000).rounded())))
+            try ledger.execute("SELECT set_config('lock_timeout', $1, true)", [milliseconds])
+            try ledger.execute("SELECT pg_advisory_lock($1, hashtext($2))", key)
+            try ledger.execute("COMMIT")
+        } catch {
+            _ = try? ledger.execute("ROLLBACK")
+            if let timeout = error as? PostgresError,
+               timeout.code == .lockNotAvailable || (timeout.code == .queryCanceled && !stopped()) {
+                throw LoadError(try busyMessage(ledger, options), kind: .busy)
+            }
+            throw error
+        }
+    }
+
+    /// `source busy (run N of pipeline P, started at T)`: the run holding the source's lock, by its ledger row.
     private static func busyMessage(_ ledger: Connection, _ options: LoadOptions) throws -> String {
         let running = try ledger.execute("""
-            SELECT id, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS started_at
-            FROM ingest_runs WHERE pipeline = $1 AND source = $2 AND status = 'running' ORDER BY id DESC LIMIT 1
-            """, [options.pipeline, options.source])
-        let who = "pipeline \(options.pipeline) (source \(options.source)) is already being loaded"
-        guard let id = running.value(0, "id"), let started = running.value(0, "started_at") else {
-            return who + " by another process"
+            SELECT id, pipeline, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS started_at
+            FROM ingest_runs WHERE source = $1 AND status = 'running' ORDER BY id DESC LIMIT 1
+            """, [options.source])
+        guard let id = running.value(0, "id"), let pipeline = running.value(0, "pipeline"),
+              let started = running.value(0, "started_at") else {
+            // A plan records no run, and a run holds the lock a moment before its row exists.
+            return "source busy (held by a session with no running run: a plan, or a run starting)"
         }
-        return who + " by run \(id), started \(started); wait for it to finish"
+        return "source busy (run \(id) of pipeline \(pipeline), started at \(started))"
+    }
+
+    /// Seconds as written in a setting: `300`, `0.5`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// What of the recognised keys' spool is in `seen_listings`.

@@ -4,7 +4,8 @@ import Postgres
 
 /// Says what a run waits for when one of its statements waits for a lock another session holds: every couple of
 /// seconds it asks the server (on a connection of its own, opened on the first look) whether the run's backends
-/// wait on a lock, and reports each blocking session once, naming it.
+/// wait on a lock, and reports each blocking session once, naming it. The wait for the source's advisory lock is
+/// left out: the session says itself which run holds the source.
 final class LockWatch: @unchecked Sendable {
     private let conninfo: String
     private let options: ConnectionOptions
@@ -67,7 +68,7 @@ final class LockWatch: @unchecked Sendable {
                 FROM pg_stat_activity w
                 CROSS JOIN LATERAL unnest(pg_blocking_pids(w.pid)) AS blocker(pid)
                 JOIN pg_stat_activity b ON b.pid = blocker.pid
-                WHERE w.pid = ANY($1::int[]) AND w.wait_event_type = 'Lock'
+                WHERE w.pid = ANY($1::int[]) AND w.wait_event_type = 'Lock' AND w.wait_event <> 'advisory'
                 """, ["{" + pids.map(String.init).joined(separator: ",") + "}"])
             for row in waits.rows {
                 guard let blocker = row[1].flatMap({ Int32($0) }), reported.insert(blocker).inserted else { continue }

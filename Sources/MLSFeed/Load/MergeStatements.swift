@@ -85,14 +85,30 @@ enum MergeStatements {
         return "(\(targets.joined(separator: ", "))) =\(indent)(\(values.joined(separator: ",\(indent) ")))"
     }()
 
-    /// Listings whose content changed (or that come back from off-market) and whose incoming record is fresh are
-    /// rewritten, with a history row for a price or status change, a withdrawal's return included; identical rows
-    /// are filtered out (by hash, or column by column for a partial record) before anything is locked.
+    /// Whether the incoming copy `i` may replace the stored row `l` (see `updateListings`): for a listing off the
+    /// market, the dump (as of `$3`) is not older than the dump that withdrew it, or the record was modified after
+    /// that; otherwise an incoming modification timestamp at least the stored one; a record without one never
+    /// overwrites a row with one; and between undated rows the dumps' as-of times decide (`$4`: the newest as-of of
+    /// the source's earlier successful runs).
+    static let isFresh = """
+        CASE WHEN l.off_market_at IS NOT NULL AND l.off_market_as_of IS NOT NULL
+                 THEN $3::timestamptz >= l.off_market_as_of
+                      OR coalesce(i.modification_timestamp > l.off_market_as_of, false)
+             WHEN i.modification_timestamp IS NOT NULL AND l.modification_timestamp IS NOT NULL
+                 THEN i.modification_timestamp >= l.modification_timestamp
+             WHEN l.modification_timestamp IS NOT NULL THEN false
+             ELSE $4::timestamptz IS NULL OR $3::timestamptz >= $4::timestamptz END
+        """
+
+    /// Listings whose content changed (or that come back from off-market) and whose incoming record is fresh
+    /// (`isFresh`) are rewritten, with a history row for a price or status change, a withdrawal's return included;
+    /// identical rows are filtered out (by hash, or column by column for a partial record) before anything is
+    /// locked.
     ///
-    /// Fresh means: for a listing off the market, the dump (as of `$3`) is not older than the dump that withdrew it,
-    /// or the record was modified after that; otherwise an incoming modification timestamp at least the stored one;
-    /// a record without one never overwrites a row with one; and between undated rows the dumps' as-of times decide
-    /// (`$4`: the newest as-of of the source's earlier successful runs). Returns (updated, stale, off_market: the
+    /// The UPDATE tests freshness again against the row it writes, not only against the snapshot `diff` read: when
+    /// another transaction changed the row meanwhile (a writer the source's lock does not hold back), the server
+    /// re-reads the committed row before writing it, and an older copy then writes nothing, whatever the isolation
+    /// or interleaving. Stale counts every changed copy not written. Returns (updated, stale, off_market: the
     /// incoming listings that were off-market before, whether they came back or were stale).
     /// Parameters: `$1` source, `$2` run id, `$3` the dump's as-of time, `$4` the source's newest earlier as-of.
     /// `afterEarlyMerges`: the listings merged during the parse are left out (see `notMergedEarly`).
@@ -101,14 +117,7 @@ enum MergeStatements {
         return """
             WITH diff AS MATERIALIZED (
                 SELECT i.listing_id, l.list_price AS old_price, l.standard_status AS old_status,
-                       l.off_market_at IS NOT NULL AS was_off_market,
-                       CASE WHEN l.off_market_at IS NOT NULL AND l.off_market_as_of IS NOT NULL
-                                THEN $3::timestamptz >= l.off_market_as_of
-                                     OR coalesce(i.modification_timestamp > l.off_market_as_of, false)
-                            WHEN i.modification_timestamp IS NOT NULL AND l.modification_timestamp IS NOT NULL
-                                THEN i.modification_timestamp >= l.modification_timestamp
-                            WHEN l.modification_timestamp IS NOT NULL THEN false
-                            ELSE $4::timestamptz IS NULL OR $3::timestamptz >= $4::timestamptz END AS fresh
+                       l.off_market_at IS NOT NULL AS was_off_market, \(isFresh) AS fresh
                 FROM incoming_listings i
                 JOIN listings l ON l.source = $1 AND l.listing_id = i.listing_id
                 WHERE \(early)(l.off_market_at IS NOT NULL
@@ -120,14 +129,15 @@ enum MergeStatements {
                 SET \(mergedAssignments),
                     last_changed_run = $2, off_market_at = NULL, off_market_as_of = NULL
                 FROM incoming_listings i JOIN diff d ON d.listing_id = i.listing_id AND d.fresh
-                WHERE l.source = $1 AND l.listing_id = i.listing_id
+                WHERE l.source = $1 AND l.listing_id = i.listing_id AND \(isFresh)
                 RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp
             ),
             history AS (
                 \(historyOfUpdates(from: "changed c JOIN diff d USING (listing_id)", oldPrice: "d.old_price",
                                    oldStatus: "d.old_status", returned: "d.was_off_market"))
             )
-            SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM diff WHERE NOT fresh) AS stale,
+            SELECT (SELECT count(*) FROM changed) AS updated,
+                   (SELECT count(*) FROM diff) - (SELECT count(*) FROM changed) AS stale,
                    (SELECT count(*) FROM diff WHERE was_off_market) AS off_market
             """
     }
@@ -273,11 +283,12 @@ enum MergeStatements {
         """
     }
 
-    /// The withdrawal of the listings whose keys `gone` selects, less those the run rejected. The rejected keys are
-    /// a hashed subplan read once (`NOT IN`, without NULL keys, means `NOT EXISTS` here) and tested on the few
-    /// candidates only: `rejects` is not analyzed after the run's COPY, so as an anti-join the planner expected one
-    /// reject and compared every candidate with every reject (at 100k, 500 x 1,000 comparisons, 37 of the 58 ms
-    /// the withdrawal took to find what is gone).
+    /// The withdrawal of the listings whose keys `gone` selects, less those the run rejected. The UPDATE tests again
+    /// that each is on the market and not modified after the dump, against the row it writes (see `updateListings`).
+    /// The rejected keys are a hashed subplan read once (`NOT IN`, without NULL keys, means `NOT EXISTS` here) and
+    /// tested on the few candidates only: `rejects` is not analyzed after the run's COPY, so as an anti-join the
+    /// planner expected one reject and compared every candidate with every reject (at 100k, 500 x 1,000
+    /// comparisons, 37 of the 58 ms the withdrawal took to find what is gone).
     private static func withdraw(gone: String) -> String {
         """
         WITH gone AS MATERIALIZED (
@@ -293,20 +304,23 @@ enum MergeStatements {
             SET standard_status = 'Withdrawn', off_market_at = now(), off_market_as_of = $3::timestamptz,
                 last_changed_run = $2
             WHERE l.source = $1 AND l.listing_id = ANY (ARRAY(SELECT listing_id FROM gone))
+              AND l.off_market_at IS NULL
+              AND (l.modification_timestamp IS NULL OR l.modification_timestamp <= $3::timestamptz)
             RETURNING l.listing_id
         ),
         history AS (
             INSERT INTO listing_history (source, listing_id, run_id, change, old_price, new_price,
                                          old_status, new_status)
             SELECT $1, g.listing_id, $2, 'withdrawn', g.list_price, g.list_price, g.old_status, 'Withdrawn'
-            FROM gone g
+            FROM gone g WHERE g.listing_id IN (SELECT listing_id FROM marked)
         )
         SELECT count(*) FROM marked
         """
     }
 
     /// A Web API's deletions (`deleted_when`): listings of the source on the market that a deletion names and that
-    /// were not modified after it are withdrawn (never deleted, never inserted when unknown), with a history row.
+    /// were not modified after it are withdrawn (never deleted, never inserted when unknown), with a history row;
+    /// the UPDATE tests that again against the row it writes (see `updateListings`).
     /// Parameters: `$1` source, `$2` run id, `$3` the run's as-of time (for a deletion without a timestamp).
     static let applyDeletions = """
         WITH newest AS (
@@ -325,7 +339,9 @@ enum MergeStatements {
             SET standard_status = 'Withdrawn', off_market_at = now(),
                 off_market_as_of = coalesce(g.modification_timestamp, $3::timestamptz), last_changed_run = $2
             FROM gone g
-            WHERE l.source = $1 AND l.listing_id = g.listing_id
+            WHERE l.source = $1 AND l.listing_id = g.listing_id AND l.off_market_at IS NULL
+              AND (l.modification_timestamp IS NULL OR g.modification_timestamp IS NULL
+                   OR g.modification_timestamp >= l.modification_timestamp)
             RETURNING l.listing_id
         ),
         history AS (
@@ -333,7 +349,7 @@ enum MergeStatements {
                                          new_price, old_status, new_status)
             SELECT $1, g.listing_id, $2, g.modification_timestamp, 'withdrawn', g.list_price, g.list_price,
                    g.old_status, 'Withdrawn'
-            FROM gone g
+            FROM gone g WHERE g.listing_id IN (SELECT listing_id FROM marked)
         )
         SELECT count(*) FROM marked
         """
@@ -368,7 +384,8 @@ extension MergeStatements {
     /// - a listing new to the source (a complete, dated copy).
     /// Listings it wrote before are left to the end. The stored rows it replaces are kept in `early_originals`, so
     /// that a listing staged again later (a repeat farther apart than the dedupe window) is put back as it was and
-    /// merged by the end's rules (`removeRepeatedEarlyMerges`).
+    /// merged by the end's rules (`removeRepeatedEarlyMerges`). The UPDATE tests the copy against the row it writes
+    /// (see `updateListings`): one another transaction changed meanwhile is left to the end's merge.
     ///
     /// The copies and the stored rows go through small tables of their own, analyzed: joined as CTEs, whose size the
     /// planner cannot know, a chunk's 2,000 changed rows were matched to their stored rows by a nested loop over
@@ -397,17 +414,19 @@ extension MergeStatements {
             """, 1),
         ("ANALYZE early_stored (listing_id)", 0),
         ("""
-            WITH saved AS (
-                INSERT INTO early_originals SELECT * FROM early_stored
-            ),
-            changed AS (
+            WITH changed AS (
                 UPDATE listings l
                 SET \(mergedAssignments),
                     last_changed_run = $2, off_market_at = NULL, off_market_as_of = NULL
                 FROM early_chunk i JOIN early_stored s USING (listing_id)
                 WHERE l.source = $1 AND l.listing_id = i.listing_id
+                  AND l.off_market_at IS NULL AND i.modification_timestamp > l.modification_timestamp
                 RETURNING l.listing_id, l.list_price, l.standard_status, l.modification_timestamp,
                           s.list_price AS old_price, s.standard_status AS old_status
+            ),
+            saved AS (
+                INSERT INTO early_originals
+                SELECT s.* FROM early_stored s WHERE s.listing_id IN (SELECT listing_id FROM changed)
             ),
             history AS (
                 \(historyOfUpdates(from: "changed c", oldPrice: "c.old_price", oldStatus: "c.old_status"))

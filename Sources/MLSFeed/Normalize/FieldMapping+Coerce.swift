@@ -37,6 +37,9 @@ extension FieldMapping {
             let most = limit == limit.rounded() ? String(Int64(limit)) : String(format: "%.2f", limit)
             throw CoercionFailure("too large for the column (at most \(most))")
         }
+        if let limit = byteLimit, case .text(let text)? = value, text.utf8.count > limit {
+            throw CoercionFailure("longer than \(limit) bytes")
+        }
         return value
     }
 

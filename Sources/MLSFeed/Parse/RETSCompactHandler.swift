@@ -32,6 +32,12 @@ final class RETSCompactHandler: RecordHandler {
     private var batch: RETSRowBatch?
     /// Where the open `DATA` row's text starts in the parser's buffer.
     private var captureStart = 0
+    /// A row (or `COLUMNS`) longer than this is not gathered (`format.max_record_bytes`).
+    private let maxRecordBytes: Int
+    /// Set while the rest of a row longer than `maxRecordBytes` goes by unread.
+    private var rowTooLarge = false
+    /// Where `COLUMNS` starts (named when it is too long).
+    private var columnsPosition = SourcePosition(file: "", line: 0, column: 0)
 
     private let settings: RETSSettings
     private let source: String
@@ -61,17 +67,23 @@ final class RETSCompactHandler: RecordHandler {
     /// The longest part of an error reply's body text kept in the message.
     private static let bodyLimit = 500
 
-    init(settings: RETSSettings, source: String, recognizer: RawRecognizer? = nil) {
+    /// A handler of `source`; `maxRecordBytes` bounds a row, `COLUMNS` and an error reply's body text.
+    init(settings: RETSSettings, source: String, recognizer: RawRecognizer? = nil,
+         maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes) {
         self.settings = settings
         self.source = source
         self.recognizer = recognizer
+        self.maxRecordBytes = maxRecordBytes
     }
 
     func takeRecords() -> [RawRecord] {
         converter.takeReady()
     }
 
-    func chunkEnded(_ parser: XMLPushParser) {
+    /// Hands full batches on; first bounds what the open capture holds (checked once a chunk: a few compares per
+    /// 256 KiB, and the buffer holds at most `maxRecordBytes` and a chunk more).
+    func chunkEnded(_ parser: XMLPushParser) throws {
+        if capturing != nil || errorReply != nil { try bound(parser) }
         guard capturing == nil || capturing == dataName, let batch else { return }
         if batch.entries.count >= Self.batchEntries || parser.text.count >= Self.batchBytes {
             submit(parser, inBackground: true)
@@ -117,6 +129,7 @@ final class RETSCompactHandler: RecordHandler {
         } else if name == columnsName {
             // The buffer then holds the columns alone: rows read so far go with the earlier columns.
             submit(parser, inBackground: false)
+            columnsPosition = position(parser.startTagPosition)
             capturing = name
             parser.clearText()
             parser.capturesText = true
@@ -146,8 +159,14 @@ final class RETSCompactHandler: RecordHandler {
             capturing = nil
             parser.capturesText = false
             if name == dataName {
-                batch?.entries.append(RETSRowBatch.Entry(text: captureStart..<parser.text.count,
-                                                         position: rowPosition, ordinal: rows))
+                if rowTooLarge {
+                    rowTooLarge = false
+                    batch?.entries.append(RETSRowBatch.Entry(text: captureStart..<captureStart, position: rowPosition,
+                                                             ordinal: rows, tooLarge: true))
+                } else {
+                    batch?.entries.append(RETSRowBatch.Entry(text: captureStart..<parser.text.count,
+                                                             position: rowPosition, ordinal: rows))
+                }
                 rows += 1
             } else {
                 readColumns(parser.text)
@@ -169,6 +188,24 @@ final class RETSCompactHandler: RecordHandler {
         submit(parser, inBackground: false)
         if rows == 0 && !noRecordsReply {
             report.noRecords = columns == nil ? "no COLUMNS and no DATA rows in this RETS reply" : "no DATA rows"
+        }
+    }
+
+    /// Keeps the open capture within `maxRecordBytes`: a longer row is dropped (its text so far, and the rest as it
+    /// comes) and becomes a defect at its end; a longer `COLUMNS` fails the input (no row could be read without
+    /// it); an error reply's body text is cut (only its start goes into the message).
+    private func bound(_ parser: XMLPushParser) throws {
+        if capturing == dataName {
+            guard !rowTooLarge, parser.text.count - captureStart > maxRecordBytes else { return }
+            rowTooLarge = true
+            parser.clearText(from: captureStart)
+            parser.capturesText = false
+        } else if capturing == columnsName {
+            guard parser.text.count > maxRecordBytes else { return }
+            throw InputError("COLUMNS is larger than format.max_record_bytes (\(maxRecordBytes) bytes)",
+                             at: columnsPosition)
+        } else if errorReply != nil, parser.text.count > maxRecordBytes {
+            parser.clearText(from: maxRecordBytes)
         }
     }
 
@@ -223,7 +260,8 @@ final class RETSCompactHandler: RecordHandler {
         batch = RETSRowBatch(layout: RETSRowBatch.Layout(
             columns: names, multiValued: names.map { settings.multiValueColumns.contains($0) },
             needed: names.map { recognizer?.neededKeys.contains($0) ?? false },
-            delimiter: delimiter, leading: framing.leading, trailing: framing.trailing), recognizer: recognizer)
+            delimiter: delimiter, leading: framing.leading, trailing: framing.trailing), recognizer: recognizer,
+            maxRecordBytes: maxRecordBytes)
     }
 
     // MARK: - Rows

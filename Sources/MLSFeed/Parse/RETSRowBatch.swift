@@ -10,6 +10,8 @@ struct RETSRowBatch: SplittableBatch {
         var text: Range<Int>
         var position: SourcePosition
         var ordinal: Int
+        /// Set for a row longer than `format.max_record_bytes`: its text was dropped as it came (`text` is empty).
+        var tooLarge = false
     }
 
     /// How the rows are read: the reply's `COLUMNS`, delimiter and framing.
@@ -46,16 +48,19 @@ struct RETSRowBatch: SplittableBatch {
     var layout: Layout
     /// Fingerprints every row and recognises stored listings (database runs).
     var recognizer: RawRecognizer?
+    /// `format.max_record_bytes`, named in a too large row's defect.
+    var maxRecordBytes: Int
 
-    init(layout: Layout, recognizer: RawRecognizer?) {
+    init(layout: Layout, recognizer: RawRecognizer?, maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes) {
         self.layout = layout
         self.recognizer = recognizer
+        self.maxRecordBytes = maxRecordBytes
     }
 
     /// An empty batch with the same layout (and room for as many entries as this one held; its bytes come from
     /// the parser when it is submitted).
     func emptied() -> RETSRowBatch {
-        var next = RETSRowBatch(layout: layout, recognizer: recognizer)
+        var next = RETSRowBatch(layout: layout, recognizer: recognizer, maxRecordBytes: maxRecordBytes)
         next.entries.reserveCapacity(entries.count)
         return next
     }
@@ -77,6 +82,11 @@ struct RETSRowBatch: SplittableBatch {
         let lastNeeded = layout.needed.lastIndex(of: true)
         for index in range {
             let entry = entries[index]
+            if entry.tooLarge {
+                records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
+                                         defect: StructuredXMLHandler.tooLarge(maxRecordBytes)))
+                continue
+            }
             let (row, count, span) = frame(entry, fields: &fields)
             guard count == columns.count else {
                 _ = split(entry, into: &fields)  // a defective row keeps every field it has

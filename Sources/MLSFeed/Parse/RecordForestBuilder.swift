@@ -29,6 +29,9 @@ final class RecordForestBuilder {
     /// Whether no element is open (between records).
     var nothingOpen: Bool { openNodes.isEmpty }
 
+    /// The innermost open element, if any.
+    var innermost: Int32? { openNodes.last }
+
     /// Bytes held so far (text and attribute values), for sizing batches and bounding records.
     var byteCount: Int { buffers.text.count + buffers.attributeBytes.count }
 

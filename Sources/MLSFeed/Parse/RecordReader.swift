@@ -12,6 +12,9 @@ package protocol RecordReader: AnyObject {
     func takeRecords(split: Bool) -> [RawRecord]
     /// Warnings and counts gathered so far.
     var report: ParseReport { get }
+    /// The bytes of records the reader holds now (gathered texts, trees being built): a batch's and the open
+    /// record's, never a whole input (`format.max_record_bytes` bounds the open record).
+    var heldBytes: Int { get }
 }
 
 extension RecordReader {

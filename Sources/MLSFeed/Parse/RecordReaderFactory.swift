@@ -10,16 +10,18 @@ package func makeRecordReader(settings: ParseSettings, source: String, mapping: 
     let handler: any RecordHandler
     switch settings.format {
     case .resoJSON(let json):
-        return ResoJSONReader(settings: json, mapping: mapping ?? Mapping(entity: .listing, fields: []), source: source)
+        return ResoJSONReader(settings: json, mapping: mapping ?? Mapping(entity: .listing, fields: []), source: source,
+                              maxRecordBytes: settings.maxRecordBytes, maxDepth: settings.maxDepth)
     case .triples(let triples):
         // The mapping says which key holds the MLS number (messages name it); without one (bench-parse) none does.
         handler = TriplesHandler(settings: triples, source: source, keySources: mapping?.keySources ?? [],
-                                 recognizer: recognizer)
+                                 recognizer: recognizer, maxRecordBytes: settings.maxRecordBytes)
     case .retsCompact(let rets):
-        handler = RETSCompactHandler(settings: rets, source: source, recognizer: recognizer)
+        handler = RETSCompactHandler(settings: rets, source: source, recognizer: recognizer,
+                                     maxRecordBytes: settings.maxRecordBytes)
     case .xml(let xml):
         handler = StructuredXMLHandler(settings: xml, mapping: mapping ?? Mapping(entity: .listing, fields: []),
-                                       source: source)
+                                       source: source, maxRecordBytes: settings.maxRecordBytes)
     }
     // A flat record is one long text (a row): from its first non-ASCII character libxml2 would read the rest one
     // character at a time. A structured record's texts are short: rewriting cost more than it saved (syndication).

@@ -7,9 +7,13 @@ import JSONStream
 /// A streaming yajl parse (`JSONStream`) builds each record as a compact tree, JSON types kept (`RecordForest`):
 /// an object's members are its children, an array's items children of the array's name. Batches of trees go to a
 /// worker that reads the mapping's paths (`RecordExtractor`), as for nested XML. Memory stays flat whatever the page
-/// or file size: a record over `format.max_record_bytes` is rejected whole, with its position.
+/// or file size: a record over `format.max_record_bytes` is rejected whole, with its position. A record whose object
+/// (or any object inside it) has a key twice is rejected (`duplicate key ListPrice`), its fields kept: which of the
+/// two values is meant cannot be known.
 final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     private let settings: ResoJSONSettings
+    /// A record bigger than this is a defect (`format.max_record_bytes`).
+    private let maxRecordBytes: Int
     private let source: String
     private var parser: JSONPushParser?
     private var failure: InputError?
@@ -56,9 +60,19 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     @exclusivity(unchecked) private var oversized = false
     @exclusivity(unchecked) private var pending: [StructuredXMLHandler.Batch.Entry] = []
     @exclusivity(unchecked) private var ordinal = 0
+    /// The open record's objects, outermost first: a number each, and its node (see `checkDuplicate`).
+    @exclusivity(unchecked) private var openObjects: [(serial: Int, node: Int32)] = []
+    @exclusivity(unchecked) private var lastSerial = 0
+    /// Per interned name: the number of the object that read it as a key last (0: none).
+    @exclusivity(unchecked) private var keySerials: [Int] = []
+    /// The first key the open record has twice in one object.
+    @exclusivity(unchecked) private var duplicateKey: Int32?
 
-    init(settings: ResoJSONSettings, mapping: Mapping, source: String) {
+    /// A reader of `source` by `mapping`; `maxRecordBytes` and `maxDepth` as `ParseSettings` has them.
+    init(settings: ResoJSONSettings, mapping: Mapping, source: String,
+         maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes, maxDepth: Int = ParseSettings.defaultMaxDepth) {
         self.settings = settings
+        self.maxRecordBytes = maxRecordBytes
         self.source = source
         var names: [String] = []
         var ids: [[UInt8]: Int32] = [:]
@@ -85,11 +99,11 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
             nameRanges.append(start..<nameBytes.count)
         }
         pathTexts = plan.paths.map(\.text)
-        converter = StructuredXMLHandler.Batch.converter(plan: plan, maxRecordBytes: settings.maxRecordBytes,
+        converter = StructuredXMLHandler.Batch.converter(plan: plan, maxRecordBytes: maxRecordBytes,
                                                          statistics: statistics)
         do {
             parser = try JSONPushParser(delegate: ReaderDelegate(self), options: JSONStreamOptions(
-                allowsMultipleValues: true, maxDepth: 64, maxValueBytes: max(1 << 20, settings.maxRecordBytes)))
+                allowsMultipleValues: true, maxDepth: maxDepth, maxValueBytes: max(1 << 20, maxRecordBytes)))
         } catch {
             failure = InputError("\(error)", at: SourcePosition(file: source, line: 1, column: 1))
         }
@@ -127,6 +141,10 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         }
     }
 
+    /// The records built since the last batch (a token yajl gathers across chunks is bounded by the parser's
+    /// `maxValueBytes`).
+    var heldBytes: Int { builder.byteCount }
+
     /// Structured records' fields are read by path, never left unsplit: `split` changes nothing.
     func takeRecords(split: Bool) -> [RawRecord] {
         converter.takeReady()
@@ -156,9 +174,11 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
             // A top-level object: a page or a record; built as a record until a `value` array says otherwise.
             startRecord(parser)
             frames.append(.top(root: recordRoot))
+            openObject(recordRoot)
         case .records:
             startRecord(parser)
             frames.append(.object)
+            openObject(recordRoot)
         case .top(let root) where root == nil:
             skipValue()
         case .skipped:
@@ -166,11 +186,18 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         default:
             openChild(kind: .element)
             frames.append(.object)
+            openObject(oversized ? nil : builder.innermost)
         }
     }
 
     func endObject(parser: JSONPushParser) throws {
         let frame = frames.removeLast()
+        switch frame {
+        case .top, .object:
+            openObjects.removeLast()
+        default:
+            break
+        }
         switch frame {
         case .top(let root):
             if root != nil { endRecord() }
@@ -196,6 +223,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
                 // An OData page: its `value` array holds the records; what was built so far was its metadata.
                 builder.discard(from: root)
                 recordRoot = nil
+                duplicateKey = nil
                 frames[frames.count - 1] = .top(root: nil)
                 key = nil
                 frames.append(.records)
@@ -222,7 +250,30 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     }
 
     func key(_ key: Span<UInt8>, parser: JSONPushParser) throws {
-        self.key = intern(key)
+        let id = intern(key)
+        self.key = id
+        if duplicateKey == nil, recordRoot != nil, !oversized { checkDuplicate(id) }
+    }
+
+    /// Remembers an object of the open record by a new number (`node`: its element, nil when not built).
+    private func openObject(_ node: Int32?) {
+        lastSerial += 1
+        openObjects.append((lastSerial, node ?? -1))
+    }
+
+    /// Notes the open record's first key that its innermost object already has: a name's last reader is that
+    /// object (a duplicate), an object before it (none), or one opened after it (and closed since: its children then
+    /// tell). One compare a key, no set per object.
+    private func checkDuplicate(_ id: Int32) {
+        guard let object = openObjects.last, object.node >= 0 else { return }
+        if Int(id) >= keySerials.count { keySerials += repeatElement(0, count: names.count - keySerials.count) }
+        let last = keySerials[Int(id)]
+        keySerials[Int(id)] = object.serial
+        if last < object.serial { return }
+        if last == object.serial
+            || RecordForestChildren(builder: builder, parent: object.node).contains(where: { $0 == id }) {
+            duplicateKey = id
+        }
     }
 
     func string(_ value: Span<UInt8>, parser: JSONPushParser) throws {
@@ -328,6 +379,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
         recordPosition = SourcePosition(file: source, line: max(1, line), column: max(1, column))
         recordStartBytes = builder.byteCount
         oversized = false
+        duplicateKey = nil
         recordRoot = builder.open(name: recordName)
         key = nil
     }
@@ -335,7 +387,8 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     private func endRecord() {
         if !oversized, let root = recordRoot {
             builder.close()
-            pending.append(.init(root: root, position: recordPosition, ordinal: ordinal))
+            pending.append(.init(root: root, position: recordPosition, ordinal: ordinal,
+                                 defect: duplicateKey.map { "duplicate key \(names[Int($0)])" }))
         } else {
             pending.append(.init(root: nil, position: recordPosition, ordinal: ordinal))
         }
@@ -355,7 +408,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
 
     /// Drops the open record's tree once it grows past `max_record_bytes`: it becomes a defect record.
     private func checkSize() throws {
-        guard let root = recordRoot, !oversized, builder.byteCount - recordStartBytes > settings.maxRecordBytes
+        guard let root = recordRoot, !oversized, builder.byteCount - recordStartBytes > maxRecordBytes
         else { return }
         builder.discard(from: root)
         oversized = true

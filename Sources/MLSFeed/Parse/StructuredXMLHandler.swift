@@ -18,6 +18,8 @@ final class StructuredXMLHandler: RecordHandler {
     private(set) var report = ParseReport()
 
     private let settings: PlainXMLSettings
+    /// A record bigger than this is a defect (`format.max_record_bytes`).
+    private let maxRecordBytes: Int
     private let mapping: Mapping
     private let source: String
     private let statistics = Statistics()
@@ -53,6 +55,8 @@ final class StructuredXMLHandler: RecordHandler {
             var root: Int32?
             var position: SourcePosition
             var ordinal: Int
+            /// Why a record that was built is still a defect (its fields are read all the same and kept).
+            var defect: String?
         }
 
         var forest: RecordForest
@@ -73,8 +77,11 @@ final class StructuredXMLHandler: RecordHandler {
         var total: RecordExtractor.Counts? { lock.withLock { counts } }
     }
 
-    init(settings: PlainXMLSettings, mapping: Mapping, source: String) {
+    /// A handler of `source` by `mapping`, its records bounded by `maxRecordBytes`.
+    init(settings: PlainXMLSettings, mapping: Mapping, source: String,
+         maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes) {
         self.settings = settings
+        self.maxRecordBytes = maxRecordBytes
         self.mapping = mapping
         self.source = source
     }
@@ -88,7 +95,7 @@ final class StructuredXMLHandler: RecordHandler {
         // The mapping's paths and prefixes were checked when the pipeline was read.
         let plan = (try? PathPlan(mapping: mapping, namespaces: settings.namespaces, multiValue: settings.multiValue,
                                   intern: intern)) ?? PathPlan()
-        converter = Batch.converter(plan: plan, maxRecordBytes: settings.maxRecordBytes, statistics: statistics)
+        converter = Batch.converter(plan: plan, maxRecordBytes: maxRecordBytes, statistics: statistics)
         pathTexts = plan.paths.map(\.text)
     }
 
@@ -209,6 +216,9 @@ final class StructuredXMLHandler: RecordHandler {
         converter?.takeReady() ?? []
     }
 
+    /// The text and attribute values of the records built since the last batch.
+    var heldBytes: Int { builder.byteCount }
+
     // MARK: - Records
 
     /// The name `id` stands for.
@@ -240,15 +250,17 @@ final class StructuredXMLHandler: RecordHandler {
         return zip(outside.suffix(recordSteps.count), recordSteps).allSatisfy { $1 < 0 || $0 == $1 }
     }
 
-    /// Text of the open record's innermost open element.
+    /// Text of the open record's innermost open element: the record is dropped as soon as it grows too large, not
+    /// at the element's end (a text comes in pieces, so one long text never gathers whole).
     func characters(_ text: Span<UInt8>, parser: XMLPushParser) {
         builder.append(span: text)
+        if builder.byteCount - recordStartBytes > maxRecordBytes { checkSize(parser, recordStillOpen: true) }
     }
 
     /// Abandons the open record when it grew past `max_record_bytes`: it becomes a defect record, and the rest of
     /// its element (when `recordStillOpen`) is skipped.
     private func checkSize(_ parser: XMLPushParser, recordStillOpen: Bool) {
-        guard let root = recordRoot, builder.byteCount - recordStartBytes > settings.maxRecordBytes else { return }
+        guard let root = recordRoot, builder.byteCount - recordStartBytes > maxRecordBytes else { return }
         builder.discard(from: root)
         recordRoot = nil
         parser.streamsText = false
@@ -272,6 +284,13 @@ final class StructuredXMLHandler: RecordHandler {
     }
 }
 
+extension StructuredXMLHandler {
+    /// The defect of a record larger than `format.max_record_bytes` (`limit`), in every format.
+    static func tooLarge(_ limit: Int) -> String {
+        "record is larger than format.max_record_bytes (\(limit) bytes)"
+    }
+}
+
 extension StructuredXMLHandler.Batch {
     /// The conversion of a batch's record trees into raw records by `plan` (structured XML and RESO JSON alike): a
     /// record over `maxRecordBytes` becomes a defect; path statistics go to `statistics`.
@@ -285,11 +304,13 @@ extension StructuredXMLHandler.Batch {
             records.reserveCapacity(range.count)
             for entry in batch.entries[range] {
                 if let root = entry.root {
-                    records.append(extractor.extract(batch.forest, root: root, position: entry.position,
-                                                     ordinal: entry.ordinal, counts: &counts))
+                    var record = extractor.extract(batch.forest, root: root, position: entry.position,
+                                                   ordinal: entry.ordinal, counts: &counts)
+                    if let defect = entry.defect { record.defect = defect }
+                    records.append(record)
                 } else {
                     records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
-                                             defect: "record is larger than format.max_record_bytes (\(limit) bytes)"))
+                                             defect: StructuredXMLHandler.tooLarge(limit)))
                 }
             }
             statistics.add(counts)

@@ -12,6 +12,8 @@ struct TriplesBatch: SplittableBatch {
         var ordinal: Int
         /// Index of its keys in `keySets`.
         var keySet: Int
+        /// Set for a record larger than `format.max_record_bytes`: its text was dropped as it came.
+        var tooLarge = false
     }
 
     /// A keys list with the index of the MLS number's key in it (from the mapping), its fingerprint, and which keys
@@ -49,10 +51,14 @@ struct TriplesBatch: SplittableBatch {
     var recognizer: RawRecognizer?
     /// The source keys of the MLS number (`Mapping.keySources`), named in a defect's message.
     var keySources: [String]
+    /// `format.max_record_bytes`, named in a too large record's defect.
+    var maxRecordBytes: Int
 
-    init(settings: TriplesSettings, keySources: [String], recognizer: RawRecognizer?) {
+    init(settings: TriplesSettings, keySources: [String], recognizer: RawRecognizer?,
+         maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes) {
         self.recognizer = recognizer
         self.keySources = keySources
+        self.maxRecordBytes = maxRecordBytes
         delimiter = Array(settings.delimiter.utf8)
         valuesElement = settings.valuesElement
         keysElement = settings.keysElement
@@ -97,7 +103,8 @@ struct TriplesBatch: SplittableBatch {
             let entry = entries[index]
             guard let values = entry.values else {
                 records.append(RawRecord(fields: [], position: entry.position, ordinal: entry.ordinal,
-                                         defect: "\(recordElement) has no \(valuesElement) element"))
+                                         defect: entry.tooLarge ? StructuredXMLHandler.tooLarge(maxRecordBytes)
+                                            : "\(recordElement) has no \(valuesElement) element"))
                 continue
             }
             let keySet = keySets[entry.keySet]

@@ -47,12 +47,24 @@ final class TriplesHandler: RecordHandler {
     @exclusivity(unchecked) private var recordValues: Range<Int>?
     @exclusivity(unchecked) private var ordinal = 0
     @exclusivity(unchecked) private var sawRoot = false
+    /// A record (or a list outside one) holding more text than this is not gathered (`format.max_record_bytes`).
+    private let maxRecordBytes: Int
+    /// Where the open record's text starts in the parser's buffer (its lists' texts follow).
+    @exclusivity(unchecked) private var recordTextStart = 0
+    /// Set while the rest of a record larger than `maxRecordBytes` goes by unread.
+    @exclusivity(unchecked) private var recordTooLarge = false
+    /// Where a list outside a record starts (named when it is too long).
+    private var listPosition = SourcePosition(file: "", line: 0, column: 0)
 
-    init(settings: TriplesSettings, source: String, keySources: [String], recognizer: RawRecognizer? = nil) {
+    /// A handler of `source`; `maxRecordBytes` bounds a record's lists and a header list.
+    init(settings: TriplesSettings, source: String, keySources: [String], recognizer: RawRecognizer? = nil,
+         maxRecordBytes: Int = ParseSettings.defaultMaxRecordBytes) {
         self.settings = settings
         self.source = source
+        self.maxRecordBytes = maxRecordBytes
         self.delimiter = Array(settings.delimiter.utf8)
-        self.batch = TriplesBatch(settings: settings, keySources: keySources, recognizer: recognizer)
+        self.batch = TriplesBatch(settings: settings, keySources: keySources, recognizer: recognizer,
+                                  maxRecordBytes: maxRecordBytes)
     }
 
     func bind(_ parser: XMLPushParser) {
@@ -63,7 +75,7 @@ final class TriplesHandler: RecordHandler {
     }
 
     func startElement(_ name: XMLName, parser: XMLPushParser) throws {
-        if capturing != nil { return }
+        if capturing != nil || recordTooLarge { return }
         if !sawRoot {
             sawRoot = true
             report.generated = parser.attribute("generated")
@@ -76,15 +88,26 @@ final class TriplesHandler: RecordHandler {
             capturing = name
             captureStart = parser.text.count
             parser.capturesText = true
+            if !inRecord { listPosition = position(parser.startTagPosition) }
         } else if name == recordName {
             inRecord = true
             recordPosition = position(parser.startTagPosition)
             recordKeys = nil
             recordValues = nil
+            recordTextStart = parser.text.count
         }
     }
 
     func endElement(_ name: XMLName, parser: XMLPushParser) throws {
+        if recordTooLarge {
+            guard name == recordName else { return }
+            recordTooLarge = false
+            inRecord = false
+            batch.entries.append(TriplesBatch.Entry(values: nil, position: recordPosition, ordinal: ordinal, keySet: -1,
+                                                    tooLarge: true))
+            ordinal += 1
+            return
+        }
         if let list = capturing {
             guard name == list else { return }
             capturing = nil
@@ -111,7 +134,10 @@ final class TriplesHandler: RecordHandler {
         }
     }
 
-    func chunkEnded(_ parser: XMLPushParser) {
+    /// Hands full batches on; first bounds what the open record or list holds (checked once a chunk: a few compares
+    /// per 256 KiB, and the buffer holds at most `maxRecordBytes` and a chunk more).
+    func chunkEnded(_ parser: XMLPushParser) throws {
+        if inRecord || capturing != nil { try bound(parser) }
         if batch.entries.count >= Self.batchEntries || parser.text.count >= Self.batchBytes {
             submit(parser, inBackground: true)
         }
@@ -124,6 +150,24 @@ final class TriplesHandler: RecordHandler {
 
     func takeRecords() -> [RawRecord] {
         converter.takeReady()
+    }
+
+    /// Keeps the open record within `maxRecordBytes`: a larger one is dropped (its text so far, and the rest as it
+    /// comes) and becomes a defect at its end; a longer list outside a record (header keys or labels) fails the
+    /// input, as the records after it could not be read without it.
+    private func bound(_ parser: XMLPushParser) throws {
+        if inRecord {
+            guard !recordTooLarge, parser.text.count - recordTextStart > maxRecordBytes else { return }
+            recordTooLarge = true
+            parser.clearText(from: min(recordTextStart, parser.text.count))
+            parser.capturesText = false
+            capturing = nil
+            recordKeys = nil
+            recordValues = nil
+        } else if let list = capturing, parser.text.count - captureStart > maxRecordBytes {
+            throw InputError("\(list) is larger than format.max_record_bytes (\(maxRecordBytes) bytes)",
+                             at: listPosition)
+        }
     }
 
     // MARK: - Records
@@ -159,6 +203,7 @@ final class TriplesHandler: RecordHandler {
         var keep = parser.text.count
         if capturing != nil { keep = captureStart }
         if inRecord, let values = recordValues { keep = min(keep, values.lowerBound) }
+        recordTextStart = max(0, recordTextStart - keep)
         var full = batch
         // The parser's next text goes into the buffer of a batch whose records are all split.
         full.bytes = parser.takeText(keepingFrom: keep, reusing: spares.take())

@@ -15,7 +15,7 @@ final class XMLRecordReader: RecordReader {
         self.handler = handler
         do {
             let parser = try XMLPushParser(delegate: handler, encoding: settings.encoding, sanitize: settings.sanitize,
-                                           rewritesNonASCII: rewritesNonASCII)
+                                           rewritesNonASCII: rewritesNonASCII, maxDepth: settings.maxDepth)
             handler.bind(parser)
             self.parser = parser
         } catch {
@@ -28,7 +28,7 @@ final class XMLRecordReader: RecordReader {
         try run { parser in
             if !sawContent { try sniff(chunk) }
             try parser.feed(chunk)
-            handler.chunkEnded(parser)
+            try handler.chunkEnded(parser)
         }
     }
 
@@ -72,6 +72,8 @@ final class XMLRecordReader: RecordReader {
         if split { FieldSplitter.split(&records) }
         return records
     }
+
+    var heldBytes: Int { (parser?.text.count ?? 0) + handler.heldBytes }
 
     var report: ParseReport {
         var report = handler.report

@@ -138,7 +138,8 @@ public final class PipelineRunner: @unchecked Sendable {
                 db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
                     source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
                     force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
-                    earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory),
+                    earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory,
+                    lockTimeout: config.lockTimeout),
                     connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)

@@ -50,7 +50,8 @@ package struct RejectReplay {
                 + "rerun its input instead", kind: .refusal)
         }
         let session = try LoadSession(conninfo: conninfo, options: LoadOptions(
-            source: config.source, pipeline: config.name, mode: .incremental, earlyMergeRows: config.mergeWhileParsing),
+            source: config.source, pipeline: config.name, mode: .incremental, earlyMergeRows: config.mergeWhileParsing,
+            lockTimeout: config.lockTimeout),
             connection: connection)
         var totals = RunTotals(inputs: [InputIdentity(location: Self.inputName(run: run))])
         do {

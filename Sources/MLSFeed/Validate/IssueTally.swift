@@ -17,7 +17,7 @@ package struct IssueTally: Sendable, Hashable {
     package mutating func add(field: String, rule: String, example: String?) {
         let issue = Issue(field: field, rule: rule)
         counts[issue, default: 0] += 1
-        if examples[issue] == nil, let example { examples[issue] = example }
+        if examples[issue] == nil, let example { examples[issue] = shortened(example) }
     }
 
     package mutating func merge(_ other: IssueTally) {

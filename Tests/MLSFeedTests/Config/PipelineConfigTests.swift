@@ -93,7 +93,29 @@ import YAMLConfig
          "nightly.yaml:2:7: error: source.id: expected a non-empty value"),
         (valid.replacingOccurrences(of: "id: sdmls", with: "id: \"  \""),
          "nightly.yaml:2:7: error: source.id: expected a non-empty value"),
+        (valid.replacingOccurrences(of: "delimiter: \"|\"", with: "max_depth: 0"),
+         "nightly.yaml:7:14: error: format.max_depth: expected an integer from 1 to 1024, got 0"),
+        (valid.replacingOccurrences(of: "delimiter: \"|\"", with: "max_depth: 20000"),
+         "nightly.yaml:7:14: error: format.max_depth: expected an integer from 1 to 1024, got 20000"),
+        (valid.replacingOccurrences(of: "delimiter: \"|\"", with: "max_record_bytes: 512"),
+         "nightly.yaml:7:21: error: format.max_record_bytes: expected an integer from 1024 to 1073741824, got 512"),
+        (valid.replacingOccurrences(of: "mode: full", with: "lock_timeout: -1"),
+         "nightly.yaml:10:17: error: load.lock_timeout: expected seconds from 0 to 86400, got -1"),
     ]
+
+    /// The limits every format takes, and the source lock's wait, read with their defaults.
+    @Test func limitsAndTheLockTimeoutAreReadForEveryFormat() throws {
+        #expect(try Self.load(Self.valid).parse.maxDepth == 256)
+        #expect(try Self.load(Self.valid).parse.maxRecordBytes == 16 << 20)
+        #expect(try Self.load(Self.valid).lockTimeout == 300)
+        let set = Self.valid.replacingOccurrences(of: "delimiter: \"|\"",
+                                                  with: "max_depth: 64\n  max_record_bytes: 2048")
+            .replacingOccurrences(of: "mode: full", with: "mode: full\n  lock_timeout: 0.5")
+        let config = try Self.load(set)
+        #expect(config.parse.maxDepth == 64)
+        #expect(config.parse.maxRecordBytes == 2048)
+        #expect(config.lockTimeout == 0.5)
+    }
 
     @Test(arguments: outOfBounds)
     func settingsOutOfBoundsPointAtFileLineColumn(text: String, expected: String) throws {

@@ -1,5 +1,5 @@
 import Foundation
-import MLSFeed
+@testable import MLSFeed
 import Postgres
 import PostgresTestSupport
 import Testing
@@ -223,22 +223,85 @@ private typealias F = LoadFixtures
             == [["Ann", "Smith-Jones", "ann@example.com"]])
     }
 
-    @Test func secondConcurrentSessionThrowsNamingTheRunningOne() throws {
+    /// `options` with `lockTimeout`, for `pipeline` (and `source`).
+    private func options(pipeline: String = "nightly", source: String = F.source, lockTimeout: Double) -> LoadOptions {
+        LoadOptions(source: source, pipeline: pipeline, mode: .incremental, lockTimeout: lockTimeout)
+    }
+
+    /// When `started_at` of run `id` was, as the busy message writes it.
+    private func started(_ db: String, _ id: Int64) throws -> String {
+        try F.query(db, """
+            SELECT to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM ingest_runs WHERE id = $1
+            """, [String(id)])[0][0]!
+    }
+
+    /// One writer per source: a second session of the source is busy whichever pipeline names it (two pipelines of
+    /// one source ran together and one died of a deadlock or a duplicate key). Another source loads meanwhile.
+    @Test func aSecondSessionOfTheSourceIsBusyWhicheverPipelineNamesIt() throws {
         let db = try TestDatabase.fresh()
         let first = try LoadSession(conninfo: db, options: F.options())
-        let started = try F.query(db, """
-            SELECT to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM ingest_runs WHERE id = $1
-            """, [String(first.runID)])[0][0]!
-        let error = try #require(throws: LoadError.self) { try LoadSession(conninfo: db, options: F.options()) }
-        #expect(error.message == "pipeline nightly (source sdmls) is already being loaded by run \(first.runID), "
-            + "started \(started); wait for it to finish")
-        // Another pipeline may load meanwhile; the same one may again once the first is done.
-        let other = try LoadSession(conninfo: db, options: F.options(pipeline: "hourly"))
+        for pipeline in ["nightly", "hourly"] {
+            let error = try #require(throws: LoadError.self) {
+                try LoadSession(conninfo: db, options: options(pipeline: pipeline, lockTimeout: 0))
+            }
+            #expect(error == LoadError("source busy (run \(first.runID) of pipeline nightly, started at "
+                                       + "\(try started(db, first.runID)))", kind: .busy))
+        }
+        let other = try LoadSession(conninfo: db, options: options(source: "crmls", lockTimeout: 0))
         other.fail("not needed")
         try first.write([F.listing("A")])
         _ = try first.commit(read: 1, rejected: 0, inputs: [], timings: [:], warnings: [])
-        let third = try LoadSession(conninfo: db, options: F.options())
+        let third = try LoadSession(conninfo: db, options: options(pipeline: "hourly", lockTimeout: 0))
         third.fail("done")
+    }
+
+    /// A session that finds its source held waits for it (saying so once, naming the holder) and goes on when the
+    /// holder ends; the holder's run is not taken for abandoned.
+    @Test func aSessionWaitsForItsSourceAndGoesOnWhenTheHolderEnds() throws {
+        let db = try TestDatabase.fresh()
+        let first = try LoadSession(conninfo: db, options: F.options())
+        let busy = "source busy (run \(first.runID) of pipeline nightly, started at \(try started(db, first.runID)))"
+        let said = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var second: Result<LoadSession, any Error>?
+        let opts = options(pipeline: "hourly", lockTimeout: 120)
+        Thread {
+            second = Result { try LoadSession(conninfo: db, options: opts, connection: ConnectionOptions(),
+                                              log: { line in said.update { $0.append(line) } }) }
+            done.signal()
+        }.start()
+        // Until the second session's backend waits for the advisory lock (polled, bounded).
+        let watcher = try Connection(db)
+        let deadline = Date().addingTimeInterval(60)
+        while try watcher.execute("""
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'
+            """).rows[0][0] == "0" {
+            try #require(Date() < deadline, "the second session never waited for the lock")
+            usleep(20_000)
+        }
+        try first.write([F.listing("A")])
+        let result = try first.commit(read: 1, rejected: 0, inputs: [], timings: [:], warnings: [])
+        done.wait()
+        let session = try #require(try second?.get())
+        #expect(said.value == [busy + ": waiting up to 120 s (load.lock_timeout)"])
+        #expect(try F.query(db, "SELECT status FROM ingest_runs WHERE id = $1", [String(result.runID)])
+            == [["succeeded"]])
+        session.fail("done")
+    }
+
+    /// After `load.lock_timeout` the waiting session gives up, busy, naming the holder.
+    @Test func aSessionGivesUpAfterTheLockTimeout() throws {
+        let db = try TestDatabase.fresh()
+        let first = try LoadSession(conninfo: db, options: F.options())
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try #require(throws: LoadError.self) {
+            try LoadSession(conninfo: db, options: options(pipeline: "hourly", lockTimeout: 0.5))
+        }
+        #expect(clock.now - start >= .milliseconds(500))
+        #expect(error == LoadError("source busy (run \(first.runID) of pipeline nightly, started at "
+                                   + "\(try started(db, first.runID)))", kind: .busy))
+        first.fail("done")
     }
 
     @Test func abandonedRunningRowIsMarkedInterrupted() throws {

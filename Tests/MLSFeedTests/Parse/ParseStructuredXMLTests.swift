@@ -189,12 +189,12 @@ import Testing
     }
 
     @Test func aRecordOverTheSizeLimitIsADefectAndTheNextOneReads() throws {
-        var xml = PlainXMLSettings()
-        xml.maxRecordBytes = 1024
+        let xml = PlainXMLSettings()
         let big = String(repeating: "<Note>" + String(repeating: "x", count: 100) + "</Note>", count: 20)
         let document = "<feed><listing><ListingId>1</ListingId>\(big)</listing>"
             + "<listing><ListingId>2</ListingId></listing></feed>"
-        let (records, _) = try ParseFixture.read(Array(document.utf8), settings: ParseSettings(format: .xml(xml)),
+        let (records, _) = try ParseFixture.read(Array(document.utf8),
+                                                 settings: ParseSettings(format: .xml(xml), maxRecordBytes: 1024),
                                                  source: "big.xml",
                                                  mapping: Self.mapping([("listing_id", ["ListingId"])]), chunk: 100)
         #expect(records.map(\.defect) == ["record is larger than format.max_record_bytes (1024 bytes)", nil])
