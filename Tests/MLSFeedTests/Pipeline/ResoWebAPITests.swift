@@ -4,69 +4,9 @@ import PostgresTestSupport
 import Testing
 @testable import MLSFeed
 
-/// RESO Web API replication against a loopback OData server (`Fixtures/fetch/odata_server.py`): OAuth2, pages by
-/// `@odata.nextLink`, retries, deletes, the high-water mark, request budgets, TLS, and a kill between pages.
+/// RESO Web API replication against a loopback OData server (`ODataServer`): OAuth2, pages by `@odata.nextLink`,
+/// retries, deletes, the high-water mark, request budgets, TLS, and a kill between pages.
 @Suite struct ResoWebAPITests {
-    /// One OData server with its own records, faults and request log.
-    final class ODataServer {
-        let state: URL
-        let port: Int
-        let tls: Bool
-        private let process: Process
-        private let input: Pipe
-
-        init(records: [[String: Any]], faults: [String: Int] = [:], tls: TLSFetchServer? = nil) throws {
-            state = FileManager.default.temporaryDirectory.appendingPathComponent("odata-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-            self.tls = tls != nil
-            let script = try FetchServer.fixtures().appendingPathComponent("odata_server.py").path
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, state.path, "--watch-stdin"]
-                + (tls.map { ["--tls", $0.certificateFile, $0.keyFile] } ?? [])
-            let output = Pipe()
-            input = Pipe()
-            process.standardOutput = output
-            process.standardInput = input
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let more = output.fileHandleForReading.availableData
-                guard !more.isEmpty else { break }
-                line += more
-            }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            try setRecords(records)
-            try setFaults(faults)
-        }
-
-        deinit {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: state)
-        }
-
-        func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
-
-        func setRecords(_ records: [[String: Any]]) throws {
-            try JSONSerialization.data(withJSONObject: records).write(to: state.appendingPathComponent("records.json"))
-        }
-
-        func setFaults(_ faults: [String: Int]) throws {
-            try JSONSerialization.data(withJSONObject: faults).write(to: state.appendingPathComponent("faults.json"))
-        }
-
-        /// The requests so far, `METHOD PATH?QUERY` decoded.
-        var log: [String] {
-            ((try? String(contentsOf: state.appendingPathComponent("log"), encoding: .utf8)) ?? "")
-                .split(separator: "\n").map(String.init)
-        }
-
-        func release() throws {
-            try Data().write(to: state.appendingPathComponent("release"))
-        }
-    }
-
     static func record(_ key: Int, price: Int = 500_000, modified: String, canView: Bool = true) -> [String: Any] {
         ["ListingKey": "K\(key)", "ListingId": "L\(key)", "StandardStatus": "Active", "ListPrice": price,
          "ModificationTimestamp": modified, "City": "Austin", "MlgCanView": canView,
@@ -81,7 +21,10 @@ import Testing
     ] }
 
     /// The shipped RESO Web API pipeline shape, pointed at `server`.
-    static func pipeline(_ server: ODataServer, extra: String = "", caFile: String? = nil) throws -> URL {
+    static func pipeline(_ server: ODataServer, extra: String = "", caFile: String? = nil,
+                         odata: String = "{ expand: [ListAgent], top: 2, orderby: ModificationTimestamp }",
+                         replication: String? = "{ field: ModificationTimestamp, start: \"2026-01-01T00:00:00Z\" }",
+                         mode: String = "incremental") throws -> URL {
         let dir = server.state.appendingPathComponent("pipeline")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let mapping = CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml").path
@@ -94,15 +37,15 @@ import Testing
               http:
                 auth: { oauth2: { token_url: "\(server.url("token"))", client_id: mls-client,
                                   client_secret: "${RESO_CLIENT_SECRET}" } }
-                odata: { expand: [ListAgent], top: 2, orderby: ModificationTimestamp }
+                odata: \(odata)
                 retries: { attempts: 3, backoff: 0.1, max_backoff: 2 }
-                replication: { field: ModificationTimestamp, start: "2026-01-01T00:00:00Z" }
+            \(replication.map { "    replication: \($0)" } ?? "")
                 deleted_when: { field: MlgCanView, equals: false }
             \(caFile.map { "    ca_file: \($0)" } ?? "")
             \(extra)
             format: { type: reso-json }
             mapping: \(mapping)
-            load: { mode: incremental }
+            load: { mode: \(mode) }
             """.write(to: dir.appendingPathComponent("reso.yaml"), atomically: true, encoding: .utf8)
         return dir.appendingPathComponent("reso.yaml")
     }
