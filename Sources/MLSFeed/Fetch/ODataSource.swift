@@ -57,7 +57,7 @@ package final class ODataSource {
 
     private let firstSettings: FetchSettings
 
-    /// `$select`, `$filter` (the pipeline's, and the replication mark), `$expand`, `$top`, `$orderby`.
+    /// `$select`, `$filter` (the pipeline's, and the replication mark), `$expand`, `$top`, `$orderby`, `$count`.
     static func query(_ api: WebAPISettings, mark: String?) -> [(String, String)] {
         var query: [(String, String)] = []
         if !api.query.select.isEmpty { query.append(("$select", api.query.select.joined(separator: ","))) }
@@ -68,6 +68,7 @@ package final class ODataSource {
         if !api.query.expand.isEmpty { query.append(("$expand", api.query.expand.joined(separator: ","))) }
         if let top = api.query.top { query.append(("$top", String(top))) }
         if let orderBy = api.query.orderBy { query.append(("$orderby", orderBy)) }
+        if api.query.count { query.append(("$count", "true")) }
         return query
     }
 

@@ -8,6 +8,9 @@ package struct WebAPISettings: Sendable, Hashable {
         package var expand: [String] = []
         package var top: Int?
         package var orderBy: String?
+        /// `$count=true`: ask for `@odata.count`, which servers send only when asked (a full run compares it with
+        /// the records read).
+        package var count = false
 
         package init() {}
     }

@@ -129,10 +129,7 @@ extension LoadSession {
     private func reconciliation(_ data: Connection, _ totals: RunTotals, into result: inout LoadResult) throws
         -> Reconciliation {
         let completeness = totals.completeness
-        if options.mode == .full && !completeness.isComplete && options.onIncomplete == .fail {
-            throw LoadError("dump is incomplete (\(completeness.summary)); a full run withdraws only from a complete "
-                + "dump; set load.on_incomplete: incremental to upsert it anyway", kind: .refusal)
-        }
+        let verdict = try options.onIncomplete.verdict(mode: options.mode, completeness: completeness)
         let asOf: String
         if let header = totals.headerAsOf ?? newestTimestamp {
             asOf = header
@@ -152,12 +149,8 @@ extension LoadSession {
             FROM ingest_runs WHERE source = $1 AND status = 'succeeded' AND id <> $2
             """, [options.source, String(runID), asOf]).rows.first
         let sourceAsOf = earlier?[0] ?? nil
-        var withdraw = options.mode == .full
-        if withdraw && !completeness.isComplete {
-            withdraw = false
-            result.notes.append("dump is incomplete (\(completeness.summary)): upserted only, nothing withdrawn "
-                + "(load.on_incomplete: incremental)")
-        }
+        var withdraw = verdict.withdraw
+        if let note = verdict.note { result.notes.append(note) }
         if withdraw, let newer = earlier?[1] ?? nil {
             withdraw = false
             result.notes.append("dump as of \(asOf) is older than the dump of run \(newer), which reconciled the "

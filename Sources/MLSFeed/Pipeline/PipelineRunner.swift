@@ -122,6 +122,8 @@ public final class PipelineRunner: @unchecked Sendable {
         var summary = RunSummary(pipeline: config.name, source: config.source, mode: mode.rawValue,
                                  dryRun: options.dryRun)
         var fetchSettings = config.fetch
+        // Servers send `@odata.count` only when asked; a full run compares it with what it read.
+        if mode == .full { fetchSettings.webAPI?.query.count = true }
         let runID = Locked<Int64?>(nil)
         fetchSettings.log = { message in log.emit("http.retry", .warning, run: runID.value, message) }
         summary.inputs = unit
@@ -130,15 +132,16 @@ public final class PipelineRunner: @unchecked Sendable {
 
         let sink: RecordSink
         var database: DatabaseSink?
+        let loadOptions = LoadOptions(
+            source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
+            force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
+            earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory)
         if options.dryRun {
-            sink = try JSONLSink(path: options.output)
+            sink = try JSONLSink(path: options.output, options: loadOptions)
         } else {
             let db: DatabaseSink
             do {
-                db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
-                    source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                    force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
-                    earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory),
+                db = try DatabaseSink(conninfo: options.conninfo, options: loadOptions,
                     connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)
@@ -167,6 +170,8 @@ public final class PipelineRunner: @unchecked Sendable {
             opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil }, database: database,
                               fetch: fetchSettings, cancellation: control.cancellation)
         } catch {
+            summary.completeness = .unfinished
+            totals.completeness = .unfinished
             return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
         }
         if case .unchanged(let identities, let matched) = opened {
@@ -220,8 +225,10 @@ public final class PipelineRunner: @unchecked Sendable {
         summary.duplicates = state.windowDuplicates
         let got = fetched.value
         if !got.identities.isEmpty { summary.identities = got.identities }
-        summary.completeness = Completeness(parts: state.parts, stoppedAtPages: got.stoppedAtPages)
-        if let pause = got.paused { summary.completeness.reasons.append("paused at \(pause.budget)") }
+        summary.completeness = Completeness(parts: state.parts, stoppedAtPages: got.stoppedAtPages,
+                                            pausedAt: got.paused?.budget)
+        // A stage failed or the run was stopped: whatever the parts said, the input was not read to its end.
+        if control.error != nil { summary.completeness.reasons.append(Completeness.unfinishedReason) }
 
         totals.read = state.read
         totals.rejected = state.rejected

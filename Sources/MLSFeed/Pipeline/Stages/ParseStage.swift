@@ -62,7 +62,9 @@ struct ParseStage: Stage {
             state.addRemoved(report.sanitizedCharacters)
             state.addPathMatches(report.pathMatches)
             state.addPart(Completeness.Part(name: document.name, records: count, declaredCount: report.declaredCount,
-                                            maxRows: report.maxRows, truncated: report.truncated),
+                                            maxRows: report.maxRows, truncated: report.truncated,
+                                            nextLink: !(report.nextLink ?? "").isEmpty,
+                                            laterPage: document.laterPage),
                           generated: report.generated)
             reader = nil
             if !pending.isEmpty { out.append(takePending()) }
