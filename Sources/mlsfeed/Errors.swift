@@ -26,6 +26,16 @@ let commandUsage: [String: String] = [
                                 progress line on stderr (default: on when stderr is a terminal)
           --quiet               print no summary (errors still go to stderr)
         """,
+    "sweep": """
+        usage: mlsfeed sweep PIPELINE [--force] [--database URL] [--summary-json PATH] [--quiet]
+
+          A key sweep of a replicated RESO Web API resource (source.http.replication): fetches only the keys of the
+          server's records ($select of the key and the replication field, paged, $count=true) and withdraws the
+          source's on-market listings the server no longer has, under the full-dump rules: only when every page
+          arrived and the count agrees, not below load.withdraw_guard (--force withdraws anyway), recorded in the
+          ledger with mode sweep. replication.key_sweep.every makes `mlsfeed run` sweep too when the last sweep is
+          older. Exit 0 swept, 3 refused (an incomplete key list, the withdraw guard), 1 or 4 the sweep failed.
+        """,
     "validate": """
         usage: mlsfeed validate PIPELINE [--input PATH]
 

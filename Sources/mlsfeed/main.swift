@@ -12,6 +12,7 @@ let usage = """
 
     commands:
       run PIPELINE        run a pipeline: fetch, parse, normalize, validate, dedupe, load
+      sweep PIPELINE      withdraw the listings a replicated Web API source no longer has (a key sweep)
       validate PIPELINE   check a pipeline file (and, with --input, its feed) without touching the database
       db start|stop|status|url|migrate
                           manage the embedded PostgreSQL (or migrate the configured database)
@@ -64,6 +65,7 @@ func main() -> Int32 {
             return 0
         case "run": return try RunCommand.main(arguments, validateOnly: false)
         case "validate": return try RunCommand.main(arguments, validateOnly: true)
+        case "sweep": return try SweepCommand.main(arguments)
         case "db": return try DBCommand.main(arguments)
         case "plan": return try PlanCommand.main(arguments)
         case "runs": return try RunsCommand.main(arguments)
@@ -76,8 +78,8 @@ func main() -> Int32 {
         case "mapping": return try MappingCommand.main(arguments)
         case "bench-parse": return try BenchParseCommand.main(arguments)
         default:
-            let known = ["run", "validate", "plan", "db", "runs", "history", "rejects", "prune", "doctor", "search",
-                         "fixtures", "mapping", "bench-parse", "help"]
+            let known = ["run", "validate", "sweep", "plan", "db", "runs", "history", "rejects", "prune", "doctor",
+                         "search", "fixtures", "mapping", "bench-parse", "help"]
             let hint = Suggestion.closest(to: command, among: known).map { "; did you mean \($0)?" }
             printError("error: unknown command \(command)\(hint ?? "")\n\n\(usage)")
             return 2

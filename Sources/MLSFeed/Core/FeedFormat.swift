@@ -39,7 +39,8 @@ package struct ResoJSONSettings: Sendable, Hashable {
     package var multiValue: [String] = []
     /// A record bigger than this is rejected whole, with its position.
     package var maxRecordBytes: Int = 16 << 20
-    /// Paths read besides the mapping's (the field that marks a deletion).
+    /// Paths read besides the mapping's (the field that marks a deletion; a replicated resource's replication field
+    /// and tie-break key).
     package var alsoRead: [String] = []
 
     package init() {}

@@ -55,7 +55,8 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         if handle != FileHandle.standardOutput { try handle?.close() }
         var result = LoadResult(runID: 0)
         if let options {
-            let verdict = try options.onIncomplete.verdict(mode: options.mode, completeness: totals.completeness)
+            let verdict = try options.onIncomplete.verdict(mode: options.mode, sweep: options.sweep,
+                                                           completeness: totals.completeness)
             if let note = verdict.note { result.notes.append(note) }
         }
         return result
