@@ -1,8 +1,8 @@
 extension CommandHelp {
     /// Every command, in the order `mlsfeed --help` and the man page list them.
     static let all: [CommandHelp] = [
-        run, validate, plan, db, runs, history, rejects, prune, doctor, search, fixtures, mapping, benchParse,
-        completion, man,
+        run, validate, sweep, plan, db, runs, history, rejects, prune, doctor, search, fixtures, mapping,
+        benchParse, completion, man,
     ]
 
     /// The options every command but the generators takes.
@@ -76,6 +76,35 @@ extension CommandHelp {
             Exit(.failed, "the feed has rejects, or cannot be read"),
             Exit(.usage),
             Exit(.unavailable, "an HTTP input is unavailable: worth a retry later"),
+        ] + interrupted)
+
+    static let sweep = CommandHelp(
+        name: "sweep", heading: "sweep PIPELINE",
+        summary: "withdraw the listings a replicated RESO Web API source no longer has (a key sweep)",
+        usage: ["sweep PIPELINE [--force] [--database URL] [--summary-json PATH] [--quiet]"],
+        arguments: [pipelineArgument],
+        description: """
+            A key sweep of a replicated RESO Web API resource (source.http.replication): fetches only the keys of \
+            the server's records ($select of the key and the replication field, paged, $count=true) and withdraws \
+            the source's on-market listings the server no longer has, under the full-dump rules: only when every \
+            page arrived and the count agrees, and not below load.withdraw_guard. The sweep is recorded in the run \
+            ledger with mode sweep. With replication.key_sweep.every set, `mlsfeed run` also sweeps when the last \
+            sweep is older than that.
+            """,
+        options: [
+            Option("force", nil, "withdraw even below load.withdraw_guard (an incomplete key list is always "
+                       + "refused)"),
+            database,
+            Option("summary-json", .path("PATH"), "write the sweep's summary as JSON (on every way out)"),
+            Option("quiet", nil, "print no summary (warnings and errors still go to standard error)"),
+            config,
+        ],
+        exits: [
+            Exit(.success, "the sweep withdrew what the server no longer has (or nothing)"),
+            Exit(.failed, "the sweep failed on what the server sent"),
+            Exit(.usage),
+            Exit(.refused, "an incomplete key list, or the withdraw guard, refused the withdrawals"),
+            Exit(.unavailable),
         ] + interrupted)
 
     static let plan = CommandHelp(

@@ -22,8 +22,8 @@ enum ExitCode: Int32, CaseIterable {
             "usage or configuration error, found before anything ran; or the database refused the configured role "
                 + "(a wrong or missing password, a role that may not log in, a privilege it lacks)"
         case .refused:
-            "a safety rule refused the run and nothing changed: the withdraw guard, an incomplete dump, the reject "
-                + "ratio, a replay already done"
+            "a safety rule refused the run and nothing changed: the withdraw guard, an incomplete dump (a dry run "
+                + "too), the reject ratio, an incomplete key sweep, a replay already done"
         case .unavailable:
             "the database or the network is unavailable, a lock or statement timeout ran out, another run held "
                 + "the source past load.lock_timeout (source busy (...)), or a disk is full (the spool directory, "

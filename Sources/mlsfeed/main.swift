@@ -42,6 +42,7 @@ func main() -> Int32 {
             return 0
         case "run": return try RunCommand.main(arguments, validateOnly: false)
         case "validate": return try RunCommand.main(arguments, validateOnly: true)
+        case "sweep": return try SweepCommand.main(arguments)
         case "db": return try DBCommand.main(arguments)
         case "plan": return try PlanCommand.main(arguments)
         case "runs": return try RunsCommand.main(arguments)

@@ -122,6 +122,7 @@ extension PipelineConfig {
                 config.onIncomplete = try policy.oneOf(IncompletePolicy.allCases.map { ($0.rawValue, $0) })
             }
         }
+        try config.completeReplication(http: sourceNode["http"], load: root["load"])
         let stagesNode = root["stages"]
         try stagesNode?.keys(allowed: StageSettings.stageNames)
         for stage in StageSettings.stageNames {

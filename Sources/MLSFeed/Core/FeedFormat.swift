@@ -35,7 +35,8 @@ package struct ResoJSONSettings: Sendable, Hashable {
     /// Fields that are lists ("String List, Multi"): always arrays in `extra`, also when a server sent one
     /// record's list as a comma-joined string.
     package var multiValue: [String] = []
-    /// Paths read besides the mapping's (the field that marks a deletion).
+    /// Paths read besides the mapping's (the field that marks a deletion; a replicated resource's replication field
+    /// and tie-break key).
     package var alsoRead: [String] = []
 
     package init() {}

@@ -60,10 +60,16 @@ extension FetchSettings {
             api.rateLimit = limit
         }
         if let replication = node["replication"] {
-            try replication.keys(allowed: ["field", "start"])
-            api.replication = WebAPISettings.Replication(field: try replication.required("field").nonBlankString(),
-                                                         start: try replication["start"]?.nonBlankString())
-            if api.query.orderBy == nil { api.query.orderBy = api.replication!.field }
+            try replication.keys(allowed: ["field", "start", "overlap", "key_sweep"])
+            var settings = WebAPISettings.Replication(field: try replication.required("field").nonBlankString(),
+                                                      start: try replication["start"]?.nonBlankString())
+            if let overlap = replication["overlap"] { settings.overlap = try Self.age(overlap, in: 0...86_400) }
+            if let sweep = replication["key_sweep"] {
+                try sweep.keys(allowed: ["every"])
+                settings.sweepEvery = try Self.age(try sweep.required("every"), in: 3600...(3660 * 86_400))
+            }
+            // The order (and the tie-break key) is checked, and completed, with the mapping (`PipelineConfig`).
+            api.replication = settings
         }
         if let deleted = node["deleted_when"] {
             try deleted.keys(allowed: ["field", "equals"])
@@ -71,6 +77,18 @@ extension FetchSettings {
                                                    equals: try deleted.required("equals").string())
         }
         return api
+    }
+
+    /// Seconds given as a number or an age (`300`, `5m`, `7d`; see `RetentionAge`) within `range`.
+    private static func age(_ node: ConfigNode, in range: ClosedRange<Int>) throws -> Int {
+        let text = try node.string()
+        let seconds = Int(text).map(Int64.init) ?? RetentionAge(text)?.seconds
+        guard let seconds, range.contains(Int(clamping: seconds)) else {
+            let (lowest, highest) = (RetentionAge.shown(range.lowerBound), RetentionAge.shown(range.upperBound))
+            throw node.error("expected seconds or an age like 5m, 12h or 7d, from \(lowest) to \(highest), got "
+                + quoted(text))
+        }
+        return Int(seconds)
     }
 
     /// A readable file, relative paths resolved against the pipeline file.

@@ -3,9 +3,10 @@ import Foundation
 import HTTPClient
 
 /// A RESO Web API (OData) resource read page by page: the first request is the resource URL with the OData query
-/// (and the replication filter `field ge mark`), every next one the `@odata.nextLink` the page before gave, until a
-/// page gives none. Requests are paced and counted against the provider's budgets (`RequestBudget`); an OAuth2
-/// token is fetched when needed and once more when the server refuses it.
+/// (and the replication filter from the resource's position, `ReplicationPosition.filter`), every next one the
+/// `@odata.nextLink` the page before gave, until a page gives none. Requests are paced and counted against the
+/// provider's budgets (`RequestBudget`); an OAuth2 token is fetched when needed and once more when the server
+/// refuses it.
 ///
 /// Drive it like `PagedSource`: read each page to its end, then tell `pageRead(nextLink:)` what the parser found.
 package final class ODataSource {
@@ -16,6 +17,8 @@ package final class ODataSource {
     package private(set) var paused: RequestBudgetPause?
     /// True when paging stopped at `max_pages` with a next page still announced.
     package private(set) var stoppedAtMaxPages = false
+    /// The replicated resource's position the run started from (nil: not replicated, or never run).
+    package let position: ReplicationPosition?
 
     private let base: String
     private let settings: FetchSettings
@@ -32,8 +35,9 @@ package final class ODataSource {
     private var pageDigests: [String] = []
     private var bytes: Int64 = 0
 
-    /// `base` is the resource URL; `mark` the replication high-water mark to resume from (else `start`).
-    package init(base: String, settings: FetchSettings, mark: String?, budget: RequestBudget?,
+    /// `base` is the resource URL; `position` the replicated resource's position to resume from (nil: from
+    /// `replication.start`).
+    package init(base: String, settings: FetchSettings, position: ReplicationPosition?, budget: RequestBudget?,
                  cancellation: Cancellation) throws {
         guard let api = settings.webAPI else { throw FetchError("\(Redactor.redactURL(base)): not an OData source") }
         self.base = base
@@ -41,6 +45,7 @@ package final class ODataSource {
         self.api = api
         self.cancellation = cancellation
         self.budget = budget
+        self.position = position
         client = try Fetcher.client()
         spool = try SpoolDirectory(path: settings.spoolDirectory)
         if case .oauth2(let grant) = settings.auth {
@@ -49,7 +54,7 @@ package final class ODataSource {
             token = nil
         }
         var first = settings
-        first.params += Self.query(api, mark: mark ?? api.replication?.start)
+        first.params += Self.query(api, position: position)
         location = try HTTPRequestPlan(base: base, settings: first, conditional: nil).location
         next = base
         firstSettings = first
@@ -57,17 +62,22 @@ package final class ODataSource {
 
     private let firstSettings: FetchSettings
 
-    /// `$select`, `$filter` (the pipeline's, and the replication mark), `$expand`, `$top`, `$orderby`.
-    static func query(_ api: WebAPISettings, mark: String?) -> [(String, String)] {
+    /// `$select`, `$filter` (the pipeline's, and the replication position's), `$expand`, `$top`, `$orderby`,
+    /// `$count`.
+    static func query(_ api: WebAPISettings, position: ReplicationPosition?) -> [(String, String)] {
         var query: [(String, String)] = []
         if !api.query.select.isEmpty { query.append(("$select", api.query.select.joined(separator: ","))) }
         var filters: [String] = []
         if let filter = api.query.filter { filters.append("(\(filter))") }
-        if let replication = api.replication, let mark { filters.append("\(replication.field) ge \(mark)") }
+        if let replication = api.replication, let resume = ReplicationPosition.filter(from: position, replication) {
+            // Its own parentheses when it has alternatives, so the pipeline's filter applies to both.
+            filters.append(resume.contains(" or ") && !filters.isEmpty ? "(\(resume))" : resume)
+        }
         if !filters.isEmpty { query.append(("$filter", filters.joined(separator: " and "))) }
         if !api.query.expand.isEmpty { query.append(("$expand", api.query.expand.joined(separator: ","))) }
         if let top = api.query.top { query.append(("$top", String(top))) }
         if let orderBy = api.query.orderBy { query.append(("$orderby", orderBy)) }
+        if api.query.count { query.append(("$count", "true")) }
         return query
     }
 

@@ -8,6 +8,9 @@ package struct WebAPISettings: Sendable, Hashable {
         package var expand: [String] = []
         package var top: Int?
         package var orderBy: String?
+        /// `$count=true`: ask for `@odata.count`, which servers send only when asked (a full run and a key sweep
+        /// compare it with the records read).
+        package var count = false
 
         package init() {}
     }
@@ -26,12 +29,21 @@ package struct WebAPISettings: Sendable, Hashable {
         }
     }
 
-    /// High-water-mark replication: the largest `field` value loaded is kept, and the next run asks only for what
-    /// changed since (`field ge mark`).
+    /// Replication from a position: each run asks only for what changed since the last record the run before
+    /// loaded, in the order of `field` then `key` (see `ReplicationPosition`).
     package struct Replication: Sendable, Hashable {
         package var field: String
         /// Where the first run starts (an ISO timestamp); nil: from the beginning.
         package var start: String?
+        /// The field that orders the records sharing a timestamp (`odata.orderby`'s second field, else the field the
+        /// mapping's key is read from first); set when the pipeline is read, which knows the mapping.
+        package var key = ""
+        /// How far before the position a run that had caught up starts again (`overlap`, seconds): records the
+        /// server commits late, with an earlier timestamp, are read then.
+        package var overlap = 300
+        /// How often a run also sweeps the resource's keys (`key_sweep.every`, seconds); nil: only
+        /// `mlsfeed sweep`.
+        package var sweepEvery: Int?
 
         package init(field: String, start: String? = nil) {
             self.field = field

@@ -21,6 +21,14 @@ package struct LoadOptions: Sendable, Hashable {
     /// 0: it does not wait.
     package var lockTimeout: Double
 
+    /// A key sweep (`mode` full): the records are the server's keys only, sent into `seen_listings` as they come;
+    /// nothing is upserted, and the source's on-market listings the keys lack are withdrawn by the full-dump rules.
+    /// Its ledger row's mode is `sweep`.
+    package var sweep = false
+
+    /// The mode the ledger records: `incremental`, `full` or `sweep`.
+    package var recordedMode: String { sweep ? "sweep" : mode.rawValue }
+
     /// The staged listings between two merges during the parse, unless a pipeline says otherwise.
     package static let defaultEarlyMergeRows = 1_000
     /// `lockTimeout` unless a pipeline says otherwise.

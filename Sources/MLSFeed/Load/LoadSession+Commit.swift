@@ -11,14 +11,20 @@ extension LoadSession {
             var result = LoadResult(runID: runID)
             // A full run's candidates for withdrawal are looked for beside the merge, on the core it leaves idle,
             // from before the first statement here waits for the merges queued during the parse.
-            let search = options.mode == .full && firstLoad == nil ? startGoneSearch() : nil
+            let search = options.mode == .full && firstLoad == nil && !options.sweep ? startGoneSearch() : nil
             defer { search?.abandon() }
             let plan = try reconciliation(data, totals, into: &result)
-            try merge(data, plan: plan, search: plan.withdraw ? search : nil, into: &result)
+            if options.sweep {
+                try sweepListings(data, plan: plan, into: &result)
+            } else {
+                try merge(data, plan: plan, search: plan.withdraw ? search : nil, into: &result)
+            }
             if deletedListings > 0 { result.withdrawn += try applyDeletions(data, asOf: plan.asOf) }
             if let resource = totals.replicationResource {
-                result.replicationMark = try moveReplicationMark(data, resource: resource)
+                result.replicationMark = try moveReplicationMark(data, resource: resource,
+                                                                 to: totals.replicationPosition)
             }
+            if let resource = totals.sweepResource { try recordSweep(data, resource: resource) }
             if let paused = totals.paused { result.notes.append("paused: \(paused)") }
             var recorded = result
             recorded.duplicates += totals.droppedDuplicates
@@ -33,29 +39,30 @@ extension LoadSession {
         return Int(withdrawn.rows.first?.first.flatMap { $0 } ?? "") ?? 0
     }
 
-    /// Writes the resource's high-water mark (the newest modification timestamp loaded, else the one before) with
-    /// the keys seen at it, in the run's transaction; returns it.
-    private func moveReplicationMark(_ data: Connection, resource: String) throws -> String? {
+    /// Writes the resource's position as the run leaves it (see `ReplicationPosition`), in the run's transaction;
+    /// returns its mark.
+    private func moveReplicationMark(_ data: Connection, resource: String, to position: ReplicationPosition?) throws
+        -> String? {
         try data.execute("""
-            INSERT INTO replication_state (pipeline, source, resource, mark, keys_at_mark, run_id)
-            VALUES ($1, $2, $3, $4::timestamptz, $5::text[], $6)
+            INSERT INTO replication_state (pipeline, source, resource, mark, mark_key, caught_up, run_id)
+            VALUES ($1, $2, $3, $4::timestamptz, $5, $6::boolean, $7)
             ON CONFLICT (pipeline, source, resource) DO UPDATE SET
-                mark = coalesce(greatest(replication_state.mark, excluded.mark), replication_state.mark),
-                keys_at_mark = CASE WHEN excluded.mark IS NULL OR excluded.mark < replication_state.mark
-                                    THEN replication_state.keys_at_mark ELSE excluded.keys_at_mark END,
+                mark = excluded.mark, mark_key = excluded.mark_key, caught_up = excluded.caught_up,
                 run_id = excluded.run_id, updated_at = now()
             RETURNING to_char(mark AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            """, [options.pipeline, options.source, resource, newestTimestamp, TextArray.literal(keysAtNewest),
-                  String(runID)]).rows.first?.first ?? nil
+            """, [options.pipeline, options.source, resource, position?.timestamp, position?.key,
+                  (position?.caughtUp ?? true) ? "true" : "false", String(runID)]).rows.first?.first ?? nil
     }
 
-    /// The high-water mark of a replicated resource, as the last committed run left it (UTC, ISO 8601).
-    static func replicationMark(_ connection: Connection, pipeline: String, source: String, resource: String) throws
-        -> String? {
-        try connection.execute("""
-            SELECT to_char(mark AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM replication_state
-            WHERE pipeline = $1 AND source = $2 AND resource = $3
-            """, [pipeline, source, resource]).rows.first?.first ?? nil
+    /// A replicated resource's position, as the last committed run left it (nil: none has loaded anything).
+    static func replicationPosition(_ connection: Connection, pipeline: String, source: String, resource: String)
+        throws -> ReplicationPosition? {
+        let row = try connection.execute("""
+            SELECT to_char(mark AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), mark_key, caught_up
+            FROM replication_state WHERE pipeline = $1 AND source = $2 AND resource = $3 AND mark IS NOT NULL
+            """, [pipeline, source, resource]).rows.first
+        guard let row, let mark = row[0] else { return nil }
+        return ReplicationPosition(timestamp: mark, key: row[1], caughtUp: row[2] != "f")
     }
 
     /// `commit` with the counts given one by one.
@@ -133,10 +140,8 @@ extension LoadSession {
     private func reconciliation(_ data: Connection, _ totals: RunTotals, into result: inout LoadResult) throws
         -> Reconciliation {
         let completeness = totals.completeness
-        if options.mode == .full && !completeness.isComplete && options.onIncomplete == .fail {
-            throw LoadError("dump is incomplete (\(completeness.summary)); a full run withdraws only from a complete "
-                + "dump; set load.on_incomplete: incremental to upsert it anyway", kind: .refusal)
-        }
+        let verdict = try options.onIncomplete.verdict(mode: options.mode, sweep: options.sweep,
+                                                       completeness: completeness)
         let asOf: String
         if let header = totals.headerAsOf ?? newestTimestamp {
             asOf = header
@@ -156,12 +161,8 @@ extension LoadSession {
             FROM ingest_runs WHERE source = $1 AND status = 'succeeded' AND id <> $2
             """, [options.source, String(runID), asOf]).rows.first
         let sourceAsOf = earlier?[0] ?? nil
-        var withdraw = options.mode == .full
-        if withdraw && !completeness.isComplete {
-            withdraw = false
-            result.notes.append("dump is incomplete (\(completeness.summary)): upserted only, nothing withdrawn "
-                + "(load.on_incomplete: incremental)")
-        }
+        var withdraw = verdict.withdraw
+        if let note = verdict.note { result.notes.append(note) }
         if withdraw, let newer = earlier?[1] ?? nil {
             withdraw = false
             result.notes.append("dump as of \(asOf) is older than the dump of run \(newer), which reconciled the "
@@ -333,10 +334,17 @@ extension LoadSession {
         result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
     }
 
-    /// Throws a refusal when a full dump carries fewer than `withdrawGuard` of the source's active listings.
-    private func checkWithdrawGuard(distinct: Int, active: Int) throws {
+    /// Throws a refusal when a full dump carries fewer than `withdrawGuard` of the source's active listings (a key
+    /// sweep: when the server has fewer of them).
+    func checkWithdrawGuard(distinct: Int, active: Int) throws {
         guard Double(distinct) < options.withdrawGuard * Double(active) else { return }
         let share = Int((options.withdrawGuard * 100).rounded())
+        if options.sweep {
+            throw LoadError("key sweep found \(distinct) of the \(active) active listings of source "
+                + "\(options.source) on the server, fewer than \(share)%: refusing to withdraw the rest (a server "
+                + "answering for part of its listings?); rerun mlsfeed sweep with --force to withdraw them anyway",
+                kind: .refusal)
+        }
         throw LoadError("full dump holds \(distinct) listings, fewer than \(share)% of the \(active) active "
             + "listings of source \(options.source): refusing to withdraw the rest (a truncated download?); "
             + "rerun with --force to load it anyway", kind: .refusal)

@@ -39,9 +39,8 @@ package final class LoadSession: @unchecked Sendable {
     /// or the keys of those a `GoneSearch` found).
     var unnamedSent = false
     /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
-    /// as-of time when its format gives none, and a replication's high-water mark; and the keys seen at it.
+    /// as-of time when its format gives none.
     var newestTimestamp: String?
-    var keysAtNewest: [String] = []
     /// Deletions sent into `deleted_listings`.
     var deletedListings = 0
     /// What the merges during the parse wrote (`MergeStatements.earlyMerge`), and the staged listings at the last
@@ -166,7 +165,7 @@ package final class LoadSession: @unchecked Sendable {
             """, [options.source])
         let inserted = try ledger.execute("""
             INSERT INTO ingest_runs (pipeline, source, mode, status) VALUES ($1, $2, $3, 'running') RETURNING id
-            """, [options.pipeline, options.source, options.mode.rawValue])
+            """, [options.pipeline, options.source, options.recordedMode])
         guard let id = inserted.rows.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else {
             throw LoadError("could not record the run in ingest_runs")
         }
@@ -221,14 +220,7 @@ package final class LoadSession: @unchecked Sendable {
         records.withUnsafeBufferPointer { records in
             for index in records.indices {
                 guard let t = records[index].modificationTimestamp else { continue }
-                if newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true {
-                    newestTimestamp = t
-                    keysAtNewest = []
-                }
-                if t == newestTimestamp, records[index].entity == .listing, keysAtNewest.count < 10_000,
-                   let key = records[index].key {
-                    keysAtNewest.append(key)
-                }
+                if newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true { newestTimestamp = t }
             }
         }
         let (deletions, kept) = records.split { $0.isDeletion }
@@ -249,6 +241,10 @@ package final class LoadSession: @unchecked Sendable {
                     try writer.endRow()
                 }
             }
+        }
+        if options.sweep {
+            try copySweptKeys(kept, data)
+            return
         }
         if !decidedFirstLoad {
             decidedFirstLoad = true

@@ -16,8 +16,12 @@ package struct RunTotals: Sendable {
     /// The dump's header time (UTC canonical timestamp text), when its format has one; else the load takes the
     /// newest modification timestamp it wrote as the dump's as-of time.
     package var headerAsOf: String?
-    /// For a replicated Web API resource: its name (`Property`), whose high-water mark the run moves.
+    /// For a replicated Web API resource: its name (`Property`), whose position the run moves.
     package var replicationResource: String?
+    /// Where the run leaves that resource (`ReplicationPosition.after`); nil: never loaded anything.
+    package var replicationPosition: ReplicationPosition?
+    /// For a key sweep: the resource whose sweep time (`replication_state.swept_at`) the run records.
+    package var sweepResource: String?
     /// Set when a request budget stopped the run at a page boundary: it commits what it read as `paused`.
     package var paused: RequestBudgetPause?
 

@@ -277,6 +277,10 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
     }
 
     func string(_ value: Span<UInt8>, parser: JSONPushParser) throws {
+        if case .top? = frames.last, self.key == countKey {
+            // Servers send the count as a number or as a numeric string; both count.
+            readCount(value.utf8String, quoted: true, parser: parser)
+        }
         if case .top(let root)? = frames.last, root == nil {
             if self.key == nextLinkKey { report.nextLink = value.utf8String }
             self.key = nil
@@ -293,10 +297,7 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
 
     func number(_ text: Span<UInt8>, parser: JSONPushParser) throws {
         if case .top? = frames.last, self.key == countKey {
-            let (line, column) = parser.position
-            DeclaredCount.read(text.utf8String, written: { "@odata.count \($0)" },
-                               at: SourcePosition(file: source, line: max(1, line), column: max(1, column)),
-                               into: &report)
+            readCount(text.utf8String, quoted: false, parser: parser)
         }
         if case .top(let root)? = frames.last, root == nil {
             self.key = nil
@@ -317,6 +318,14 @@ final class ResoJSONReader: RecordReader, JSONStreamDelegate {
 
     func null(parser: JSONPushParser) throws {
         if openScalar(.null) { closeScalar() }
+    }
+
+    /// Reads a page's `@odata.count` (`quoted`: given as a string) into the report, or a warning naming it.
+    private func readCount(_ text: String, quoted: Bool, parser: JSONPushParser) {
+        let (line, column) = parser.position
+        DeclaredCount.read(text, written: { quoted ? "@odata.count \"\($0)\"" : "@odata.count \($0)" },
+                           at: SourcePosition(file: source, line: max(1, line), column: max(1, column)),
+                           into: &report)
     }
 
     // MARK: - Building

@@ -43,10 +43,10 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
         session.fail(message, interrupted: interrupted, totals: totals)
     }
 
-    /// A replicated resource's high-water mark, as the last committed run left it.
-    func replicationMark(resource: String) throws -> String? {
-        try LoadSession.replicationMark(session.sideConnection(), pipeline: options.pipeline, source: options.source,
-                                        resource: resource)
+    /// A replicated resource's position, as the last committed run left it.
+    func replicationPosition(resource: String) throws -> ReplicationPosition? {
+        try LoadSession.replicationPosition(session.sideConnection(), pipeline: options.pipeline,
+                                            source: options.source, resource: resource)
     }
 
     /// The source's request budgets, counted in the database on a connection of their own.

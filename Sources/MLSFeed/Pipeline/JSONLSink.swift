@@ -1,6 +1,9 @@
 import Foundation
 
-/// The dry run's sink: nothing reaches the database; records and rejects can be written as JSON lines.
+/// The dry run's sink: nothing reaches the database; records and rejects can be written as JSON lines. Its commit
+/// reaches the database run's verdict on the dump's completeness (`IncompletePolicy.verdict`): a dry run of an
+/// incomplete full dump is refused as the run would be (the withdraw guard, which needs the stored listings, is
+/// for `mlsfeed plan`).
 ///
 /// Lines come in feed order, keys in a fixed order, so two runs of the same feed give byte-identical files:
 /// `{"type":"listing",...}`, `{"type":"agent",...}`, `{"type":"reject",...}`.
@@ -15,9 +18,12 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
     private var isRegularFile = false
     private var buffer: [UInt8] = []
     private var records = 0
+    /// The run's mode and completeness policy, for the verdict at `commit`.
+    private let options: LoadOptions?
 
-    /// `path` nil: count only. `-`: standard output.
-    init(path: String?) throws {
+    /// `path` nil: count only. `-`: standard output. `options`: the load the dry run stands for.
+    init(path: String?, options: LoadOptions? = nil) throws {
+        self.options = options
         guard let path else { return }
         if path == "-" {
             handle = .standardOutput
@@ -57,11 +63,18 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
         try flushIfFull()
     }
 
-    /// Flushes the output; a dry run loads nothing, so every load count is 0 (run id 0: no ledger row).
+    /// Flushes the output; a dry run loads nothing, so every load count is 0 (run id 0: no ledger row). Throws
+    /// the refusal the database run would throw for an incomplete dump.
     func commit(_ totals: RunTotals) throws -> LoadResult {
         try flush()
         if handle != FileHandle.standardOutput { try handle?.close() }
-        return LoadResult(runID: 0)
+        var result = LoadResult(runID: 0)
+        if let options {
+            let verdict = try options.onIncomplete.verdict(mode: options.mode, sweep: options.sweep,
+                                                           completeness: totals.completeness)
+            if let note = verdict.note { result.notes.append(note) }
+        }
+        return result
     }
 
     func fail(_ message: String, interrupted: Bool, totals: RunTotals) {

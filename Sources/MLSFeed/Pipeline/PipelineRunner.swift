@@ -15,6 +15,8 @@ public final class PipelineRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var control = RunControl()
     private var interrupted = false
+    /// The key sweep's runner while one runs (`sweep`): a stop is passed on to it.
+    private var sweeper: PipelineRunner?
     /// The running unit's counters, total input size and start, for `progress`.
     private var watched: (state: Totals, totalBytes: Int64?, started: Double)?
 
@@ -36,12 +38,15 @@ public final class PipelineRunner: @unchecked Sendable {
         lock.lock()
         interrupted = true
         let current = control
+        let sweeping = sweeper
         lock.unlock()
         current.fail(RunInterrupted())
+        sweeping?.interrupt()
     }
 
     /// The inputs this run will read, in order.
     package func inputs() throws -> [InputFile] {
+        if !options.sweep { try config.check(mode: options.mode) }
         guard let spec = options.input ?? config.input else {
             throw FetchError("pipeline \(config.name) has no source.input; pass --input PATH")
         }
@@ -60,6 +65,9 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Runs every unit in order, stopping after the first one that fails. Throws only for problems found before
     /// any unit started (no input, another run holding the lock).
+    ///
+    /// A replicated resource whose last key sweep is older than `replication.key_sweep.every` is swept after a
+    /// run that succeeded (not one that failed or paused), as a run of its own (`sweep`).
     public func runAll(each: (RunSummary) -> Void = { _ in }) throws -> [RunSummary] {
         var summaries: [RunSummary] = []
         for unit in try units() {
@@ -68,7 +76,49 @@ public final class PipelineRunner: @unchecked Sendable {
             each(summary)
             if summary.status == .failed || summary.status == .interrupted { break }
         }
+        if summaries.last?.status == .succeeded, sweepDue() {
+            let summary = try sweep()
+            summaries.append(summary)
+            each(summary)
+        }
         return summaries
+    }
+
+    /// Runs a key sweep of the pipeline's replicated resource now (`mlsfeed sweep`): only the keys of the server's
+    /// records are fetched, and the source's on-market listings the server no longer has are withdrawn under the
+    /// full-dump rules (complete only when every page arrived and the count agrees, `withdraw_guard`, a refusal
+    /// exits 3), recorded in the ledger with mode `sweep`. Throws a `ConfigError` when the pipeline has no key
+    /// sweep.
+    public func sweep() throws -> RunSummary {
+        let sweepConfig = try config.keySweep(input: options.input)
+        var sweepOptions = options
+        sweepOptions.sweep = true
+        sweepOptions.mode = .full
+        sweepOptions.dryRun = false
+        sweepOptions.output = nil
+        let runner = PipelineRunner(config: sweepConfig, options: sweepOptions)
+        let stop = lock.withLock {
+            sweeper = runner
+            return interrupted
+        }
+        defer { lock.withLock { sweeper = nil } }
+        if stop { runner.interrupt() }
+        return try runner.run()
+    }
+
+    /// Whether a run should sweep its resource's keys now: `key_sweep.every` set, a database run, and the last
+    /// sweep older than that (or none). A database that cannot say is no reason to sweep (the next run asks again).
+    private func sweepDue() -> Bool {
+        guard let every = config.fetch.webAPI?.replication?.sweepEvery, !options.dryRun, !options.plan,
+              !options.sweep, let input = options.input ?? config.input, InputLocator.isURL(input) else { return false }
+        do {
+            let connection = try Connection(options.conninfo, options: options.database)
+            let since = try LoadSession.secondsSinceSweep(connection, pipeline: config.name, source: config.source,
+                                                          resource: resource)
+            return since.map { $0 >= Double(every) } ?? true
+        } catch {
+            return false
+        }
     }
 
     /// Runs the pipeline's first (usually only) unit.
@@ -119,9 +169,11 @@ public final class PipelineRunner: @unchecked Sendable {
         if stop { control.fail(RunInterrupted()) }
 
         let mode = options.mode ?? config.mode
-        var summary = RunSummary(pipeline: config.name, source: config.source, mode: mode.rawValue,
-                                 dryRun: options.dryRun)
+        var summary = RunSummary(pipeline: config.name, source: config.source,
+                                 mode: options.sweep ? "sweep" : mode.rawValue, dryRun: options.dryRun)
         var fetchSettings = config.fetch
+        // Servers send `@odata.count` only when asked; a full run compares it with what it read.
+        if mode == .full { fetchSettings.webAPI?.query.count = true }
         let runID = Locked<Int64?>(nil)
         fetchSettings.log = { message in log.emit("http.retry", .warning, run: runID.value, message) }
         summary.inputs = unit
@@ -130,16 +182,18 @@ public final class PipelineRunner: @unchecked Sendable {
 
         let sink: RecordSink
         var database: DatabaseSink?
+        var loadOptions = LoadOptions(
+            source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
+            force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
+            earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory,
+            lockTimeout: config.lockTimeout)
+        loadOptions.sweep = options.sweep
         if options.dryRun {
-            sink = try JSONLSink(path: options.output)
+            sink = try JSONLSink(path: options.output, options: loadOptions)
         } else {
             let db: DatabaseSink
             do {
-                db = try DatabaseSink(conninfo: options.conninfo, options: LoadOptions(
-                    source: config.source, pipeline: config.name, mode: mode, withdrawGuard: config.withdrawGuard,
-                    force: options.force, onIncomplete: config.onIncomplete, plan: options.plan,
-                    earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory,
-                    lockTimeout: config.lockTimeout),
+                db = try DatabaseSink(conninfo: options.conninfo, options: loadOptions,
                     connection: options.database,
                     cancellation: control.cancellation, log: { message in
                         log.emit("lock.wait", .warning, run: runID.value, message)
@@ -168,6 +222,8 @@ public final class PipelineRunner: @unchecked Sendable {
             opened = try open(unit, previous: previous.flatMap { $0.mode == mode ? $0 : nil }, database: database,
                               fetch: fetchSettings, cancellation: control.cancellation)
         } catch {
+            summary.completeness = .unfinished
+            totals.completeness = .unfinished
             return finish(summary, failure: error, sink: sink, totals: totals, control: control, started: started)
         }
         if case .unchanged(let identities, let matched) = opened {
@@ -186,7 +242,8 @@ public final class PipelineRunner: @unchecked Sendable {
         // A database run fingerprints each listing record and recognises the unchanged copies of stored listings,
         // read on their own connection while the parse begins (see `launchStages`).
         let stored = Pending<StoredListings>()
-        let recognizer = database == nil ? nil
+        // A key sweep recognises nothing: its records are keys only.
+        let recognizer = database == nil || options.sweep ? nil
             : RawRecognizer(mapping: config.mapping, zone: config.timeZone, stored: stored)
 
         let state = Totals()
@@ -221,8 +278,10 @@ public final class PipelineRunner: @unchecked Sendable {
         summary.duplicates = state.windowDuplicates
         let got = fetched.value
         if !got.identities.isEmpty { summary.identities = got.identities }
-        summary.completeness = Completeness(parts: state.parts, stoppedAtPages: got.stoppedAtPages)
-        if let pause = got.paused { summary.completeness.reasons.append("paused at \(pause.budget)") }
+        summary.completeness = Completeness(parts: state.parts, stoppedAtPages: got.stoppedAtPages,
+                                            pausedAt: got.paused?.budget)
+        // A stage failed or the run was stopped: whatever the parts said, the input was not read to its end.
+        if control.error != nil { summary.completeness.reasons.append(Completeness.unfinishedReason) }
 
         totals.read = state.read
         totals.rejected = state.rejected
@@ -233,9 +292,19 @@ public final class PipelineRunner: @unchecked Sendable {
         totals.removedCharacters = state.removedCharacters
         totals.completeness = summary.completeness
         totals.paused = got.paused
-        if config.fetch.webAPI?.replication != nil, unit.count == 1, InputLocator.isURL(unit[0].location) {
+        if config.fetch.webAPI?.replication != nil, case .odata(let source) = opened {
             totals.replicationResource = resource
+            // The last record of the last page read, its timestamp as the database keeps it; one that is no
+            // timestamp leaves the position where it was (the next run reads again from there).
+            let last = state.lastReplicated.flatMap { raw -> (timestamp: String, key: String)? in
+                guard let timestamp = try? Coercion.timestamp(raw.timestamp.trimmingCharacters(in: .whitespaces),
+                                                              zone: config.timeZone ?? .gmt) else { return nil }
+                return (timestamp, raw.key)
+            }
+            totals.replicationPosition = ReplicationPosition.after(
+                source.position, last: last, reachedEnd: got.stoppedAtPages == nil && got.paused == nil)
         }
+        if options.sweep, case .odata = opened { totals.sweepResource = resource }
         for metric in summary.stages { totals.timings[metric.name] = metric.seconds }
         do {
             totals.headerAsOf = try headerAsOf(state.generated, unit: unit)
@@ -323,11 +392,13 @@ public final class PipelineRunner: @unchecked Sendable {
         if let input = unit.first, InputLocator.isURL(input.location) {
             precondition(unit.count == 1, "a URL input is a unit of its own")
             if let api = config.fetch.webAPI {
-                // A RESO Web API resource: resumes from its high-water mark, counts requests against the budgets.
-                var mark: String?
-                if api.replication != nil, let database { mark = try database.replicationMark(resource: resource) }
+                // A RESO Web API resource: resumes from its position, counts requests against the budgets.
+                var position: ReplicationPosition?
+                if api.replication != nil, let database {
+                    position = try database.replicationPosition(resource: resource)
+                }
                 let budget = try api.rateLimit.flatMap { limits in try database?.requestBudget(limits) }
-                return .odata(try ODataSource(base: input.location, settings: fetch, mark: mark,
+                return .odata(try ODataSource(base: input.location, settings: fetch, position: position,
                                               budget: budget, cancellation: cancellation))
             }
             if config.fetch.paging != nil {
@@ -388,10 +459,11 @@ public final class PipelineRunner: @unchecked Sendable {
         let fetchStage = UncheckedBox(FetchStage(opened: UncheckedBox(opened), unit: unit, settings: fetch,
                                                  documents: documents, fetched: fetched, state: state,
                                                  feedback: feedback, control: control, log: log, runID: runID))
+        let replicated = config.fetch.webAPI?.replication.map { (field: $0.field, key: $0.key) }
         let parseStage = UncheckedBox(ParseStage(settings: config.parse, mapping: config.mapping,
                                                  recognizer: recognizer, documents: documents,
                                                  unitName: Self.name(of: unit), state: state, feedback: feedback,
-                                                 cancellation: control.cancellation))
+                                                 cancellation: control.cancellation, replicated: replicated))
         let validateInOrder = config.stage("validate").workers == 1
         let load = UncheckedBox(LoadStage(sink: sink, batchSize: config.stage("load").batchSize))
 

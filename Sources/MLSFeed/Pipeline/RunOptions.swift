@@ -15,8 +15,10 @@ public struct RunOptions: Sendable {
     /// Plan the run (`LoadOptions.plan`): every stage runs against the database and the load is rolled back; the
     /// summary's `load.plan` says what it would do. A plan has no run id.
     package var plan = false
-    /// Lets a full dump withdraw listings even below the withdraw guard.
+    /// Lets a full dump (or a key sweep) withdraw listings even below the withdraw guard.
     public var force = false
+    /// A key sweep of the pipeline's replicated resource (see `PipelineRunner.sweep`).
+    package var sweep = false
     /// How many rejects the summary quotes.
     package var sampleRejects = 10
     /// Timeouts of the run's database connections.

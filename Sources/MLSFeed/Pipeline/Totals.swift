@@ -16,6 +16,9 @@ final class Totals: @unchecked Sendable {
     private(set) var parts: [Completeness.Part] = []
     /// Each document's header time (`generated`), as written; nil where it had none.
     private(set) var generated: [String?] = []
+    /// A replicated resource's last record read to the end of its page: its replication field's and tie-break key's
+    /// raw values (see `ParseStage.replicated`).
+    private(set) var lastReplicated: (timestamp: String, key: String)?
 
     private func locked(_ body: () -> Void) {
         lock.lock()
@@ -28,6 +31,7 @@ final class Totals: @unchecked Sendable {
     func addRemoved(_ n: Int) { locked { removedCharacters += n } }
     func addWarnings(_ w: [String]) { locked { warnings += w } }
     func setWindowDuplicates(_ n: Int) { locked { windowDuplicates = n } }
+    func setLastReplicated(_ last: (timestamp: String, key: String)) { locked { lastReplicated = last } }
 
     /// Per mapping path of a structured feed: matches over the documents read so far.
     private(set) var pathMatches: [String: PathMatches] = [:]

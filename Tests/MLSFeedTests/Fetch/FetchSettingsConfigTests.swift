@@ -62,6 +62,19 @@ extension FetchTests {
             #expect(try Self.settings("http:\n  auth: \(yaml)\n").auth == expected)
         }
 
+        @Test(arguments: [
+            ("{ field: M }", 300, nil),
+            ("{ field: M, overlap: 0 }", 0, nil),
+            ("{ field: M, overlap: 90 }", 90, nil),
+            ("{ field: M, overlap: 2h, key_sweep: { every: 7d } }", 7200, 604_800),
+            ("{ field: M, key_sweep: { every: 2w } }", 300, 1_209_600),
+        ] as [(String, Int, Int?)])
+        func replicationOverlapAndKeySweep(yaml: String, overlap: Int, every: Int?) throws {
+            let replication = try #require(try Self.settings("http:\n  replication: \(yaml)\n").webAPI?.replication)
+            #expect(replication.overlap == overlap)
+            #expect(replication.sweepEvery == every)
+        }
+
         @Test func offsetPagingStartsAtZero() throws {
             let yaml = "http:\n  paging: { offset_param: offset, size: 100 }\n"
             let paging = try #require(try Self.settings(yaml).paging)
@@ -82,6 +95,15 @@ extension FetchTests {
              "http.retries.max_retry_after: unknown key \"max_retry_after\"; expected one of: attempts, backoff, "
                 + "max_backoff"),
             ("http:\n  ca_file: \"\"\n", "http.ca_file: the CA file path is empty"),
+            ("http:\n  replication: { field: M, overlap: soon }\n",
+             "http.replication.overlap: expected seconds or an age like 5m, 12h or 7d, from 0s to 1d, got \"soon\""),
+            ("http:\n  replication: { field: M, overlap: 2d }\n",
+             "http.replication.overlap: expected seconds or an age like 5m, 12h or 7d, from 0s to 1d, got \"2d\""),
+            ("http:\n  replication: { field: M, key_sweep: { every: 30m } }\n",
+             "http.replication.key_sweep.every: expected seconds or an age like 5m, 12h or 7d, from 1h to 3660d, "
+                + "got \"30m\""),
+            ("http:\n  replication: { field: M, key_sweep: {} }\n",
+             "http.replication.key_sweep: missing required key \"every\""),
         ])
         func mistakes(yaml: String, message: String) {
             #expect(Self.error(yaml) == message)

@@ -74,6 +74,11 @@ import Testing
         ("2.5", nil, [ignored("@odata.count 2.5", 1, 20)]),
         ("1e3", nil, [ignored("@odata.count 1e3", 1, 20)]),
         ("1", 1, []),
+        // Servers also send it as a string: a numeric one counts, any other is named as written.
+        (#""12""#, 12, []),
+        (#"" 7 ""#, 7, []),
+        (#""many""#, nil, [ignored(#"@odata.count "many""#, 1, 23)]),
+        (#""""#, nil, [ignored(#"@odata.count """#, 1, 19)]),
     ] as [(String, Int?, [String])])
     func odataCount(count: String, declared: Int?, warnings: [String]) {
         let document = #"{"@odata.count": \#(count), "value": [{"ListingKey": "A"}]}"#

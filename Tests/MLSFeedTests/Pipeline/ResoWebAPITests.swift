@@ -4,80 +4,9 @@ import PostgresTestSupport
 import Testing
 @testable import MLSFeed
 
-/// RESO Web API replication against a loopback OData server (`Fixtures/fetch/odata_server.py`): OAuth2, pages by
-/// `@odata.nextLink`, retries, deletes, the high-water mark, request budgets, TLS, and a kill between pages.
+/// RESO Web API replication against a loopback OData server (`ODataServer`): OAuth2, pages by `@odata.nextLink`,
+/// retries, deletes, the replication position, request budgets, TLS, and a kill between pages.
 @Suite struct ResoWebAPITests {
-    /// One OData server with its own records, faults and request log.
-    final class ODataServer {
-        let state: URL
-        let port: Int
-        let tls: Bool
-        private let process: Process
-        private let input: Pipe
-
-        init(records: [[String: Any]], faults: [String: Int] = [:], tls: TLSFetchServer? = nil) throws {
-            state = FileManager.default.temporaryDirectory.appendingPathComponent("odata-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-            self.tls = tls != nil
-            let script = try FetchServer.fixtures().appendingPathComponent("odata_server.py").path
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, state.path, "--watch-stdin"]
-                + (tls.map { ["--tls", $0.certificateFile, $0.keyFile] } ?? [])
-            let output = Pipe()
-            input = Pipe()
-            process.standardOutput = output
-            process.standardInput = input
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let more = output.fileHandleForReading.availableData
-                guard !more.isEmpty else { break }
-                line += more
-            }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            try setRecords(records)
-            try setFaults(faults)
-        }
-
-        deinit {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: state)
-        }
-
-        func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
-
-        func setRecords(_ records: [[String: Any]]) throws {
-            try JSONSerialization.data(withJSONObject: records).write(to: state.appendingPathComponent("records.json"))
-        }
-
-        func setFaults(_ faults: [String: Int]) throws {
-            try JSONSerialization.data(withJSONObject: faults).write(to: state.appendingPathComponent("faults.json"))
-        }
-
-        /// The requests so far, `METHOD PATH?QUERY` decoded.
-        var log: [String] {
-            ((try? String(contentsOf: state.appendingPathComponent("log"), encoding: .utf8)) ?? "")
-                .split(separator: "\n").map(String.init)
-        }
-
-        /// What each request carried: `HOST authorization=... x-api-key=... access_token=...` (- for none).
-        var received: [String] {
-            ((try? String(contentsOf: state.appendingPathComponent("received"), encoding: .utf8)) ?? "")
-                .split(separator: "\n").map(String.init)
-        }
-
-        /// Makes the `@odata.nextLink` name `origin` (`http://localhost:PORT`) instead of this server.
-        func setNextOrigin(_ origin: String) throws {
-            try Data(origin.utf8).write(to: state.appendingPathComponent("next_origin"))
-        }
-
-        func release() throws {
-            try Data().write(to: state.appendingPathComponent("release"))
-        }
-    }
-
     static func record(_ key: Int, price: Int = 500_000, modified: String, canView: Bool = true) -> [String: Any] {
         ["ListingKey": "K\(key)", "ListingId": "L\(key)", "StandardStatus": "Active", "ListPrice": price,
          "ModificationTimestamp": modified, "City": "Austin", "MlgCanView": canView,
@@ -93,7 +22,10 @@ import Testing
 
     /// The shipped RESO Web API pipeline shape, pointed at `server`.
     static func pipeline(_ server: ODataServer, extra: String = "", caFile: String? = nil,
-                         auth: String? = nil) throws -> URL {
+                         auth: String? = nil,
+                         odata: String = "{ expand: [ListAgent], top: 2, orderby: ModificationTimestamp }",
+                         replication: String? = "{ field: ModificationTimestamp, start: \"2026-01-01T00:00:00Z\" }",
+                         mode: String = "incremental") throws -> URL {
         let dir = server.state.appendingPathComponent("pipeline")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let mapping = CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml").path
@@ -105,15 +37,15 @@ import Testing
               time_zone: America/Chicago
               http:
                 auth: \(auth ?? Self.oauth2(server))
-                odata: { expand: [ListAgent], top: 2, orderby: ModificationTimestamp }
+                odata: \(odata)
                 retries: { attempts: 3, backoff: 0.1, max_backoff: 2 }
-                replication: { field: ModificationTimestamp, start: "2026-01-01T00:00:00Z" }
+            \(replication.map { "    replication: \($0)" } ?? "")
                 deleted_when: { field: MlgCanView, equals: false }
             \(caFile.map { "    ca_file: \($0)" } ?? "")
             \(extra)
             format: { type: reso-json }
             mapping: \(mapping)
-            load: { mode: incremental }
+            load: { mode: \(mode) }
             """.write(to: dir.appendingPathComponent("reso.yaml"), atomically: true, encoding: .utf8)
         return dir.appendingPathComponent("reso.yaml")
     }
@@ -151,7 +83,7 @@ import Testing
         #expect(first.read == 5)
         #expect(first.load.inserted == 4)
         #expect(first.load.withdrawn == 0)
-        // The mark is the newest record processed, the deletion of a listing never seen included.
+        // The mark is the last record read, the deletion of a listing never seen included.
         #expect(first.load.replicationMark == "2026-11-05T10:00:00.000000Z")
         #expect(try Self.listings(database).map { $0[0] } == ["L1", "L2", "L3", "L4"])
         #expect(try Connection(database).execute("SELECT agent_mls_id FROM agents ORDER BY 1").rows
@@ -177,9 +109,10 @@ import Testing
         let second = try Self.run(pipeline, database)
         #expect(second.status == .succeeded, "\(second.error ?? "")")
         let secondQuery = server.log.filter { $0.hasPrefix("GET") }.dropFirst(log.filter { $0.hasPrefix("GET") }.count)
-        #expect(secondQuery.first?.contains("$filter=ModificationTimestamp ge 2026-11-05T10:00:00.000000Z") == true,
+        // The run before read to the end: this one starts the overlap (5 minutes) before its last record.
+        #expect(secondQuery.first?.contains("$filter=ModificationTimestamp ge 2026-11-05T09:55:00.000000Z") == true,
                 "\(secondQuery)")
-        // Only what changed since the mark (L5 at the mark, L2, L1) was asked for.
+        // Only what changed since (L5 at the mark, L2, L1) was asked for.
         #expect(second.read == 3)
         #expect(second.load.updated == 1)
         #expect(second.load.withdrawn == 1)
@@ -209,12 +142,13 @@ import Testing
         let again = try Self.run(pipeline, database)
         #expect(again.status == .paused)
         #expect(again.read == 0)
-        // An hour later (the window moved back): the run resumes from the mark and finishes.
+        // An hour later (the window moved back): the run resumes right after the last record loaded and finishes.
         try Connection(database).execute("UPDATE request_budgets SET window_start = window_start - interval '1 day'")
         let resumed = try Self.run(pipeline, database)
         #expect(resumed.status == .succeeded, "\(resumed.error ?? "")")
-        #expect(server.log.last { $0.hasPrefix("GET") }?.contains("ge 2026-11-04T10:00:00.25") == true,
-                "\(server.log)")
+        #expect(server.log.last { $0.hasPrefix("GET") }?.contains("$filter=(ModificationTimestamp gt "
+            + "2026-11-04T10:00:00.250000Z) or (ModificationTimestamp eq 2026-11-04T10:00:00.250000Z and ListingId gt "
+            + "'L4')") == true, "\(server.log)")
         #expect(try Self.listings(database).count == 4)
         #expect(try Connection(database).execute("SELECT string_agg(status, ',' ORDER BY id) FROM ingest_runs").rows
             == [["paused,paused,succeeded"]])

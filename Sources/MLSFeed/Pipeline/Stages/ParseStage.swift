@@ -14,15 +14,20 @@ struct ParseStage: Stage {
     let state: Totals
     let feedback: PageFeedback
     let cancellation: Cancellation
+    /// A replicated Web API resource's replication field and tie-break key (`WebAPISettings.Replication`): the
+    /// values of each page's last record that has both go to `Totals.lastReplicated`.
+    let replicated: (field: String, key: String)?
 
     private var reader: RecordReader?
+    /// The replication field's and tie-break key's raw values of the document's last record that had both.
+    private var lastReplicated: (timestamp: String, key: String)?
     private var ordinal = 0
     private var documentStart = 0
     private var pending: [RawRecord] = []
 
     init(settings: ParseSettings, mapping: Mapping, recognizer: RawRecognizer?,
          documents: Locked<[Int: FetchedDocument]>, unitName: String, state: Totals, feedback: PageFeedback,
-         cancellation: Cancellation) {
+         cancellation: Cancellation, replicated: (field: String, key: String)? = nil) {
         self.settings = settings
         self.mapping = mapping
         self.recognizer = recognizer
@@ -31,6 +36,7 @@ struct ParseStage: Stage {
         self.state = state
         self.feedback = feedback
         self.cancellation = cancellation
+        self.replicated = replicated
     }
 
     mutating func process(_ chunk: consuming Chunk) throws -> [[RawRecord]] {
@@ -47,6 +53,9 @@ struct ParseStage: Stage {
         }
         for moved in Drained(reader!.takeRecords(split: false)) {
             var record = consume moved
+            if let replicated, let timestamp = record.value(replicated.field), let key = record.value(replicated.key) {
+                lastReplicated = (timestamp, key)
+            }
             record.ordinal = ordinal
             ordinal += 1
             pending.append(consume record)
@@ -62,8 +71,12 @@ struct ParseStage: Stage {
             state.addRemoved(report.sanitizedCharacters)
             state.addPathMatches(report.pathMatches)
             state.addPart(Completeness.Part(name: document.name, records: count, declaredCount: report.declaredCount,
-                                            maxRows: report.maxRows, truncated: report.truncated),
+                                            maxRows: report.maxRows, truncated: report.truncated,
+                                            nextLink: !(report.nextLink ?? "").isEmpty,
+                                            laterPage: document.laterPage),
                           generated: report.generated)
+            if let last = lastReplicated { state.setLastReplicated(last) }
+            lastReplicated = nil
             reader = nil
             if !pending.isEmpty { out.append(takePending()) }
             feedback.report(document: chunk.document, .init(hadRecords: count > 0, nextLink: report.nextLink))

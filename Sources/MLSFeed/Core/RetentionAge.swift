@@ -1,4 +1,5 @@
-/// An age such as `180d` or `12h`: a positive whole number and a unit (`s`, `m`, `h`, `d`, `w`).
+/// An age such as `180d` or `12h`: a positive whole number and a unit (`s`, `m`, `h`, `d`, `w`). Ledger retention
+/// (`mlsfeed prune`) and the replication settings (`overlap`, `key_sweep.every`) are written this way.
 package struct RetentionAge: Sendable, Equatable, CustomStringConvertible {
     package let seconds: Int64
     /// As written (`180d`).
@@ -16,5 +17,14 @@ package struct RetentionAge: Sendable, Equatable, CustomStringConvertible {
         guard !overflow, product <= 1000 * 366 * 86_400 else { return nil }
         seconds = product
         description = text
+    }
+
+    /// `seconds` in the largest unit that divides it (`300` → `5m`, `604800` → `1w`, `0` → `0s`).
+    package static func shown(_ seconds: Int) -> String {
+        for (unit, scale) in [("w", 604_800), ("d", 86_400), ("h", 3600), ("m", 60)]
+        where seconds > 0 && seconds % scale == 0 {
+            return "\(seconds / scale)\(unit)"
+        }
+        return "\(seconds)s"
     }
 }
