@@ -19,7 +19,8 @@ enum ExitCode: Int32, CaseIterable {
                 + "database refused), or what it was asked for is not there (a run, a listing, a schema as new as "
                 + "this mlsfeed)"
         case .usage:
-            "usage or configuration error, found before anything ran"
+            "usage or configuration error, found before anything ran; also a command that writes pointed at a "
+                + "read-only hot standby"
         case .refused:
             "a safety rule refused the run and nothing changed: the withdraw guard, an incomplete dump, the reject "
                 + "ratio, a replay already done"
