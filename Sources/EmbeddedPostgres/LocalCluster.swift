@@ -321,7 +321,7 @@ package final class LocalCluster: Sendable {
     }
 
     /// `value` as a conninfo value: single-quoted (with `\` and `'` escaped) when it holds a space or a quote.
-    private static func quoted(_ value: String) -> String {
+    static func quoted(_ value: String) -> String {
         guard value.contains(where: { $0 == " " || $0 == "'" || $0 == "\\" }) else { return value }
         return "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
             + "'"

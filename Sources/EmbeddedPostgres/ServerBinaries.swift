@@ -6,6 +6,7 @@ struct ServerBinaries: Sendable {
 
     var initdb: String { directory + "/initdb" }
     var pgCtl: String { directory + "/pg_ctl" }
+    var pgBasebackup: String { directory + "/pg_basebackup" }
 
     /// Finds the newest `/usr/lib/postgresql/<version>/bin`, else `pg_config --bindir`, else `PATH`.
     static func locate() throws -> ServerBinaries {

@@ -247,4 +247,17 @@ public final class Connection: @unchecked Sendable {
 
     /// The process id of the server backend serving this connection.
     public var backendPID: Int32 { pq.backendPID }
+
+    /// Where the connection went, for messages: `HOST:PORT/DATABASE` (`db-2.internal:5432/mlsfeed`,
+    /// `/run/postgresql:5432/mlsfeed` for a unix socket, `[::1]:5432/mlsfeed`). Holds no password.
+    package var address: String {
+        let (host, port, database) = pq.endpoint
+        return Self.address(host: host, port: port, database: database)
+    }
+
+    /// `HOST:PORT/DATABASE`, an IPv6 address in brackets.
+    package static func address(host: String, port: String, database: String) -> String {
+        let shown = host.contains(":") && !host.hasPrefix("/") ? "[\(host)]" : host
+        return "\(shown):\(port)/\(database)"
+    }
 }

@@ -82,6 +82,13 @@ final class LibPQConnection {
     /// The server's version as a number (`150018` for 15.18).
     var serverVersion: Int { Int(PQserverVersion(handle)) }
 
+    /// The host connected to (a name, an address, or a unix socket's directory), its port and the database, as
+    /// libpq used them (`PQhost`, `PQport`, `PQdb`).
+    var endpoint: (host: String, port: String, database: String) {
+        (PQhost(handle).map { String(cString: $0) } ?? "", PQport(handle).map { String(cString: $0) } ?? "",
+         PQdb(handle).map { String(cString: $0) } ?? "")
+    }
+
     /// One statement with text parameters (`PQexecParams`), its rows read in text form.
     func exec(_ sql: String, _ parameters: [String?]) throws -> QueryResult {
         statement = sql

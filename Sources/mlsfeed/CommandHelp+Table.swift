@@ -13,6 +13,9 @@ extension CommandHelp {
     static let pipelineArgument = Argument("PIPELINE", .pipeline("PIPELINE"),
                                            "a pipeline file (pipelines/sample.yaml) or a name in pipelines/ (sample)")
     static let interrupted: [Exit] = [Exit(.interrupted), Exit(.terminated)]
+    /// Exit 2 of the commands that write: they refuse a hot standby before anything else.
+    static let usageOrStandby = Exit(.usage, "usage or configuration error, or the database is a read-only hot "
+                                         + "standby (point --database at the primary), found before anything ran")
     /// The exit codes of the commands that read the ledger.
     static let ledgerExits: [Exit] = [
         Exit(.success),
@@ -53,7 +56,7 @@ extension CommandHelp {
             Option("quiet", nil, "print no summary (warnings and errors still go to standard error)"),
             config,
         ],
-        exits: [Exit(.success), Exit(.failed), Exit(.usage), Exit(.refused), Exit(.unavailable)] + interrupted)
+        exits: [Exit(.success), Exit(.failed), usageOrStandby, Exit(.refused), Exit(.unavailable)] + interrupted)
 
     static let validate = CommandHelp(
         name: "validate", heading: "validate PIPELINE",
@@ -121,7 +124,8 @@ extension CommandHelp {
 
             Nothing is written: no ledger row, no listing, agent, history or replication row (a RESO Web API's \
             requests still count against its request budget). An input unchanged since the source's last \
-            successful run is reported as skipped, as the run would skip it; --force plans a load of it anyway.
+            successful run is reported as skipped, as the run would skip it; --force plans a load of it anyway. \
+            Like run, it needs the primary: a hot standby takes no temporary table.
             """,
         options: [
             Option("input", .path("PATH"), "a file, glob, directory, URL or -; overrides the pipeline's "
@@ -136,7 +140,7 @@ extension CommandHelp {
         exits: [
             Exit(.success, "the run would load the input, or skip it as unchanged"),
             Exit(.failed, "the plan itself failed on its input"),
-            Exit(.usage),
+            usageOrStandby,
             Exit(.refused, "a safety rule would stop the run (the plan says which)"),
             Exit(.unavailable),
         ] + interrupted)
@@ -157,7 +161,8 @@ extension CommandHelp {
             Exit(.success),
             Exit(.failed, "status: the embedded PostgreSQL is not running; start: it could not be created or "
                      + "started"),
-            Exit(.usage),
+            Exit(.usage, "usage or configuration error, or migrate: the database is a read-only hot standby "
+                     + "(point --database at the primary), found before anything ran"),
             Exit(.unavailable, "migrate: the database is unreachable"),
         ] + interrupted)
 
@@ -171,7 +176,7 @@ extension CommandHelp {
         description: """
             Lists the most recent runs of the run ledger (ingest_runs), newest first. show ID prints one run in \
             full: its inputs, counts, completeness, as-of time, stage timings, warnings, error and first rejects. \
-            Reads only: never migrates, never starts the embedded PostgreSQL.
+            Reads only: never migrates, never starts the embedded PostgreSQL; works on a hot standby.
             """,
         options: [
             Option("name", .text("NAME"), "only the runs of the pipeline called NAME in the ledger"),
@@ -234,7 +239,8 @@ extension CommandHelp {
         exits: [
             Exit(.success),
             Exit(.failed, "no such run, or the database schema is older than this mlsfeed; replay: as for run"),
-            Exit(.usage),
+            Exit(.usage, "usage or configuration error, or replay: the database is a read-only hot standby "
+                     + "(point --database at the primary), found before anything ran"),
             Exit(.refused, "replay: the run's rejects were all replayed already"),
             Exit(.unavailable, "the database is unreachable, or the embedded PostgreSQL is not running"),
         ] + interrupted,
@@ -261,7 +267,8 @@ extension CommandHelp {
         exits: [
             Exit(.success),
             Exit(.failed, "the database schema is older than this mlsfeed"),
-            Exit(.usage),
+            Exit(.usage, "usage or configuration error, or the database is a read-only hot standby (a dry run "
+                     + "works there), found before anything ran"),
             Exit(.unavailable, "the database is unreachable, or the embedded PostgreSQL is not running"),
         ] + interrupted)
 
@@ -274,7 +281,8 @@ extension CommandHelp {
             Checks what a run needs, one line each with ok, warn, fail or skip and a fix: the config, the \
             pipeline and its mapping, its input, the embedded PostgreSQL (when no database is configured), the \
             database, its schema version and extensions (cube, earthdistance), and the free disk under the data \
-            directory. Reads only: creates, starts and migrates nothing.
+            directory. Reads only: creates, starts and migrates nothing. A hot standby passes the database check, \
+            unless a PIPELINE is named: a run needs the primary.
             """,
         options: [
             Option("input", .path("PATH"), "the input to check instead of the pipeline's source.input"),
@@ -302,7 +310,7 @@ extension CommandHelp {
             Calls the SQL search API (schema search) of the database and prints what it returns. Read-only: it \
             never migrates. Every search takes --format and --database, and every listing search \
             --include-withdrawn and --mortgage. A full page of search detailed ends with `next page: --after \
-            CURSOR` on standard error.
+            CURSOR` on standard error. It works on a hot standby as on its primary.
             """,
         options: [
             Option("source", .text("ID"), "mls: only the listing of this source", only: ["mls"]),

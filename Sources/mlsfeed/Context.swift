@@ -49,8 +49,9 @@ struct Context {
 
     /// A connection for the commands that read or prune the ledger (`runs`, `history`, `rejects`, `prune`): the
     /// configured database, or the embedded cluster when it runs. It creates, starts and migrates nothing; a schema
-    /// older than this build is an error naming `mlsfeed db migrate`.
-    func ledgerConnection(flag: String?) throws -> Connection {
+    /// older than this build is an error naming `mlsfeed db migrate`. For a command that `writes`, a hot standby
+    /// is refused before anything else (`ReadOnlyStandby`); the others read from one as from its primary.
+    func ledgerConnection(flag: String?, writes: Bool = false) throws -> Connection {
         let conninfo: String
         if let explicit = project.resolvedDatabase(flag: flag, environment: environment) {
             conninfo = explicit
@@ -62,6 +63,7 @@ struct Context {
             conninfo = cluster.conninfo(database: Self.embeddedDatabase)
         }
         let connection = try Connection(conninfo, options: project.timeouts)
+        if writes { try ReadOnlyStandby.refuse(connection) }
         try Migrations.requireCurrent(connection)
         return connection
     }

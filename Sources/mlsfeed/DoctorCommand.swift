@@ -36,7 +36,9 @@ enum DoctorCommand {
         if let name = parsed.positionals.first {
             for check in pipeline(name, context: context, input: parsed["input"]) { report(check) }
         }
-        for check in database(context, flag: parsed["database"]) { report(check) }
+        for check in database(context, flag: parsed["database"], forRun: !parsed.positionals.isEmpty) {
+            report(check)
+        }
         report(disk(context.project.dataDirectory))
         return checks.allSatisfy { $0.status == .ok } ? 0 : 1
     }
@@ -103,7 +105,9 @@ enum DoctorCommand {
     }
 
     /// The embedded cluster (when no database is configured), the connection, the schema and the extensions.
-    private static func database(_ context: Context, flag: String?) -> [DoctorCheck] {
+    /// A hot standby serves the read-only commands: it is ok, unless `forRun` (a pipeline was named), which it
+    /// cannot take.
+    private static func database(_ context: Context, flag: String?, forRun: Bool) -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
         let conninfo: String
         if let explicit = context.project.resolvedDatabase(flag: flag, environment: context.environment) {
@@ -139,13 +143,27 @@ enum DoctorCommand {
             checks.append(skipped("extensions", because: "the database is not reachable"))
             return checks
         }
-        checks.append(DoctorCheck(name: "database", status: .ok,
-                                  detail: "reachable: PostgreSQL \(facts.serverVersion), database \(facts.database)"))
+        let reachable = "reachable: PostgreSQL \(facts.serverVersion), database \(facts.database)"
+        if !facts.isStandby {
+            checks.append(DoctorCheck(name: "database", status: .ok, detail: reachable))
+        } else if forRun {
+            checks.append(DoctorCheck(name: "database", status: .fail,
+                                      detail: "\(reachable), a read-only hot standby: a run cannot write to it",
+                                      fix: "point --database at the primary (search and the read-only commands "
+                                          + "work on the standby)"))
+        } else {
+            checks.append(DoctorCheck(name: "database", status: .ok,
+                                      detail: "\(reachable), a read-only hot standby (search and the read-only "
+                                          + "commands; runs and migrations go to the primary)"))
+        }
+        // A standby's schema and extensions come from its primary.
+        let onPrimary = facts.isStandby ? " against the primary, then wait for this standby to replay it" : ""
         let latest = Migrations.latestVersion
         if facts.schemaVersion < latest {
             checks.append(DoctorCheck(name: "schema", status: .fail,
                                       detail: "at version \(facts.schemaVersion), this mlsfeed needs \(latest)",
-                                      fix: "run `mlsfeed db migrate` (a run migrates too)"))
+                                      fix: facts.isStandby ? "run `mlsfeed db migrate`\(onPrimary)"
+                                          : "run `mlsfeed db migrate` (a run migrates too)"))
         } else if facts.schemaVersion > latest {
             checks.append(DoctorCheck(name: "schema", status: .warn,
                                       detail: "at version \(facts.schemaVersion), newer than this mlsfeed "
@@ -160,9 +178,9 @@ enum DoctorCommand {
         } else if missing.allSatisfy(facts.availableExtensions.contains) {
             checks.append(DoctorCheck(name: "extensions", status: .fail,
                                       detail: "not installed in \(facts.database): \(missing.joined(separator: ", "))",
-                                      fix: facts.schemaVersion < 2 ? "run `mlsfeed db migrate`"
+                                      fix: facts.schemaVersion < 2 ? "run `mlsfeed db migrate`\(onPrimary)"
                                           : missing.map { "CREATE EXTENSION \($0);" }.joined(separator: " ")
-                                              + " (as a superuser)"))
+                                              + " (as a superuser\(facts.isStandby ? ", on the primary" : ""))"))
         } else {
             checks.append(DoctorCheck(name: "extensions", status: .fail,
                                       detail: "not available on the server: "

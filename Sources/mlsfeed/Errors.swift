@@ -20,10 +20,11 @@ func describe(_ error: Error) -> String {
 }
 
 /// The exit code of an error that stopped a command before or outside a run: 2 for configuration and usage
-/// mistakes, otherwise the code of the kind of failure it is (see `exitCode(for:signal:)`).
+/// mistakes (a write pointed at a hot standby is one), otherwise the code of the kind of failure it is (see
+/// `exitCode(for:signal:)`).
 func exitCode(for error: Error) -> Int32 {
     switch error {
-    case is ConfigError, is UsageError: return 2
+    case is ConfigError, is UsageError, is ReadOnlyStandby: return 2
     default: return exitCode(for: RunSummary.Failure(of: error), signal: nil)
     }
 }

@@ -19,8 +19,9 @@ enum ExitCode: Int32, CaseIterable {
                 + "database refused), or what it was asked for is not there (a run, a listing, a schema as new as "
                 + "this mlsfeed)"
         case .usage:
-            "usage or configuration error, found before anything ran; or the database refused the configured role "
-                + "(a wrong or missing password, a role that may not log in, a privilege it lacks)"
+            "usage or configuration error, found before anything ran; the database refused the configured role "
+                + "(a wrong or missing password, a role that may not log in, a privilege it lacks); or a command that "
+                + "writes pointed at a read-only hot standby"
         case .refused:
             "a safety rule refused the run and nothing changed: the withdraw guard, an incomplete dump (a dry run "
                 + "too), the reject ratio, an incomplete key sweep, a replay already done"

@@ -21,8 +21,8 @@ enum PruneCommand {
             throw UsageError(message: "say what to prune: --runs-older-than AGE and/or --rejects-older-than AGE")
         }
         let context = try Context(configFlag: parsed["config"])
-        let connection = try context.ledgerConnection(flag: parsed["database"])
         let dryRun = parsed.has("dry-run")
+        let connection = try context.ledgerConnection(flag: parsed["database"], writes: !dryRun)
         let result = try Ledger(connection).prune(policy, dryRun: dryRun)
         let verb = dryRun ? "would delete" : "deleted"
         var line = "prune\(dryRun ? " (dry run)" : ""): \(verb) \(result.runs) \(result.runs == 1 ? "run" : "runs")"

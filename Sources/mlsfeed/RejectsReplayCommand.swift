@@ -21,6 +21,7 @@ enum RejectsReplayCommand {
         } else {
             // The run's own pipeline, by name (pipelines/NAME.yaml).
             let connection = try Connection(conninfo, options: context.project.timeouts)
+            try ReadOnlyStandby.refuse(connection)
             guard let recorded = try Ledger(connection).run(id: run) else {
                 throw NotFound(message: "no run \(run) in the ledger (never recorded, or pruned)")
             }

@@ -136,6 +136,23 @@ import Testing
         #expect(try connection.execute("SELECT pg_backend_pid()").rows == [[String(connection.backendPID)]])
     }
 
+    @Test func addressNamesTheServerPortAndDatabase() throws {
+        let connection = try Connection(TestDatabase.fresh())
+        let facts = try connection.execute("SELECT current_setting('port'), current_database()").rows[0]
+        #expect(connection.address.hasSuffix(":\(facts[0]!)/\(facts[1]!)"), "\(connection.address)")
+        #expect(!connection.address.hasPrefix(":"), "\(connection.address)")
+    }
+
+    @Test(arguments: [
+        ("db-2.internal", "db-2.internal:5432/mlsfeed"),
+        ("/run/postgresql", "/run/postgresql:5432/mlsfeed"),
+        ("10.0.0.7", "10.0.0.7:5432/mlsfeed"),
+        ("::1", "[::1]:5432/mlsfeed"),
+    ])
+    func addressBracketsAnIPv6Host(host: String, address: String) {
+        #expect(Connection.address(host: host, port: "5432", database: "mlsfeed") == address)
+    }
+
     @Test func scriptRunsSeveralStatements() throws {
         let connection = try Connection(TestDatabase.fresh())
         try connection.executeScript("CREATE TABLE a (x int); CREATE TABLE b (y int); INSERT INTO b VALUES (3);")

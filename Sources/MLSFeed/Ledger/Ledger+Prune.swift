@@ -23,9 +23,11 @@ extension Ledger {
     /// Deletes ledger rows and rejects older than `policy`'s ages, `policy.batchSize` rows per statement; with
     /// `dryRun`, only counts what it would delete. Never touches `listings`, `agents` or `listing_history` (whose
     /// rows keep the ids of pruned runs). Runs in `keptRuns` stay. Rejects go with their run, and when their run
-    /// started before the rejects' age, and when their run is no longer in the ledger.
+    /// started before the rejects' age, and when their run is no longer in the ledger. Deleting on a hot standby
+    /// is refused before anything (`ReadOnlyStandby`); a dry run only reads, there too.
     package func prune(_ policy: PrunePolicy, dryRun: Bool = false) throws -> PruneResult {
         precondition(policy.batchSize > 0, "batch size must be positive")
+        if !dryRun { try ReadOnlyStandby.refuse(connection) }
         // The cut-offs, fixed once so that every batch deletes by the same rule.
         let cutoffs = try connection.execute("""
             SELECT (now() - $1::bigint * interval '1 second')::text AS runs,

@@ -15,10 +15,16 @@ package struct DatabaseFacts: Sendable, Equatable {
     package var installedExtensions: [String: String]
     /// The required extensions the server could install (`pg_available_extensions`).
     package var availableExtensions: Set<String>
+    /// Whether the server is a hot standby replaying its primary (`pg_is_in_recovery()`): it serves reads only.
+    package var isStandby: Bool
+    /// Where the connection went (`Connection.address`).
+    package var address: String
 
     /// Reads the facts, changing nothing.
     package static func read(_ connection: Connection) throws -> DatabaseFacts {
-        let server = try connection.execute("SELECT current_setting('server_version'), current_database()").rows
+        let server = try connection.execute("""
+            SELECT current_setting('server_version'), current_database(), pg_is_in_recovery()
+            """).rows
         let exists = try connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").rows
         var version = 0
         if exists.first?.first == "t" {
@@ -36,6 +42,7 @@ package struct DatabaseFacts: Sendable, Equatable {
             serverVersion: server.first?[0] ?? "", database: server.first?[1] ?? "", schemaVersion: version,
             installedExtensions: Dictionary(installed.compactMap { row in row[0].map { ($0, row[1] ?? "") } },
                                             uniquingKeysWith: { a, _ in a }),
-            availableExtensions: Set(available.compactMap { $0[0] }))
+            availableExtensions: Set(available.compactMap { $0[0] }), isStandby: server.first?[2] == "t",
+            address: connection.address)
     }
 }

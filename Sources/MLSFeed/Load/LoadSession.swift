@@ -115,6 +115,8 @@ package final class LoadSession: @unchecked Sendable {
         canceller.watch(ledger, refusingLater: false)
         lockWatch?.watch(ledger)
         try ledger.execute("SET TimeZone = 'UTC'")
+        // A run writes, and a plan merges into temporary tables it rolls back: neither can on a hot standby.
+        try ReadOnlyStandby.refuse(ledger)
         // A plan writes nothing: it needs the schema as it is.
         if options.plan { try Migrations.requireCurrent(ledger) } else { try Migrations.apply(ledger) }
         try LoadSession.lockSource(ledger, options, log: log, stopped: stop)

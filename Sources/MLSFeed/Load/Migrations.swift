@@ -8,9 +8,11 @@ package enum Migrations {
     static let lockKey = (Int32(0x6d6c_7366), Int32(1))
 
     /// Applies every migration not yet recorded, each in its own transaction, under an advisory lock so that
-    /// two processes migrating at once apply each version once. Returns the versions applied now.
+    /// two processes migrating at once apply each version once. Returns the versions applied now. A hot standby
+    /// is refused first (`ReadOnlyStandby`): its schema comes from its primary.
     @discardableResult
     package static func apply(_ connection: Connection) throws -> [Int] {
+        try ReadOnlyStandby.refuse(connection)
         try connection.execute("SELECT pg_advisory_lock($1, $2)", [String(lockKey.0), String(lockKey.1)])
         defer {
             _ = try? connection.execute("SELECT pg_advisory_unlock($1, $2)", [String(lockKey.0), String(lockKey.1)])
@@ -42,7 +44,7 @@ package enum Migrations {
 
     /// Checks, without changing anything, that every migration of this build is applied (for commands that only
     /// read): an absent `schema_migrations` is version 0; an older schema throws a `LoadError` naming
-    /// `mlsfeed db migrate`.
+    /// `mlsfeed db migrate`, or, on a hot standby, migrating its primary and waiting for the standby to replay it.
     package static func requireCurrent(_ connection: Connection) throws {
         // Two statements: a statement naming an absent table fails when it is parsed, whatever its branches.
         let exists = try connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").rows
@@ -51,10 +53,13 @@ package enum Migrations {
             let max = try connection.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").rows
             version = max.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0
         }
-        if version < latestVersion {
-            throw LoadError("the database schema is at version \(version), this mlsfeed needs \(latestVersion); "
-                + "run `mlsfeed db migrate`")
+        guard version < latestVersion else { return }
+        let behind = "the database schema is at version \(version), this mlsfeed needs \(latestVersion)"
+        if try ReadOnlyStandby.isStandby(connection) {
+            throw LoadError("\(behind); the database at \(connection.address) is a read-only hot standby: run "
+                + "`mlsfeed db migrate` against its primary, then wait for the standby to replay it")
         }
+        throw LoadError("\(behind); run `mlsfeed db migrate`")
     }
 
     /// The newest schema version this build knows.
