@@ -71,6 +71,7 @@ package enum Migrations {
         (11, "active listings near a point", activeNear),
         (12, "on-market listings index", onMarket),
         (13, "extra compressed with lz4", lz4Extra),
+        (17, "listing keys", listingKey),
     ]
 
     /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again
