@@ -48,14 +48,18 @@ struct RecordExtractor: Sendable {
         var children: [RawChild] = []
         // Repeated elements first: the ones an entry takes are left out of the record's own paths and extra.
         for group in plan.groups {
-            let chains = !group.firstSteps.upward.isEmpty
-            for (element, chain) in repeated(group.each, in: forest, from: root, chains: chains)
-            where admits(group, element, forest) {
+            func take(_ element: Int32, chain: [Int32]) {
+                guard admits(group, element, forest) else { return }
                 var childJSON = ForestJSON(forest: forest, root: element, alwaysArrays: plan.alwaysArrays)
                 let fields = read(group.paths, group.firstSteps, in: forest, from: element,
                                   above: Above(chain: chain, ancestors: ancestors), json: &childJSON, counts: nil)
                 children.append(RawChild(mapping: group.index, fields: fields, extraJSON: childJSON.object()))
                 json.skip(element)
+            }
+            if group.firstSteps.upward.isEmpty {
+                for case .node(let element) in matches(group.each, in: forest, from: root) { take(element, chain: []) }
+            } else {
+                for (element, chain) in chained(group.each, in: forest, from: root) { take(element, chain: chain) }
             }
         }
         let fields = read(plan.paths, plan.firstSteps, in: forest, from: root, above: Above(ancestors: ancestors),
@@ -184,15 +188,10 @@ struct RecordExtractor: Sendable {
         }
     }
 
-    /// The elements `each` matches from `root`, in document order, with (when `chains`) their ancestors inside the
-    /// record, the record first.
-    private func repeated(_ each: PathPlan.Path, in forest: RecordForest, from root: Int32,
-                          chains: Bool) -> [(element: Int32, chain: [Int32])] {
-        guard chains else {
-            return matches(each, in: forest, from: root).compactMap { match in
-                if case .node(let element) = match { (element, []) } else { nil }
-            }
-        }
+    /// The elements `each` matches from `root`, in document order, with their ancestors inside the record, the
+    /// record first (for the entry's paths that start with `..`).
+    private func chained(_ each: PathPlan.Path, in forest: RecordForest,
+                         from root: Int32) -> [(element: Int32, chain: [Int32])] {
         var found: [(element: Int32, chain: [Int32])] = []
         var chain: [Int32] = []
         func walk(_ node: Int32, step: Int) {
