@@ -179,7 +179,8 @@ extension StarterMapping {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    private static func baseName(_ path: String) -> String {
+    /// The last component of `path` (how the header and the warnings name a file).
+    static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

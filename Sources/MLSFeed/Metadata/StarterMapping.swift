@@ -180,10 +180,6 @@ package struct StarterMapping: Sendable {
         return ["list_office_mls_id": source(["OfficeMlsId"]), "list_office_name": source(["OfficeName"])]
     }
 
-    private static func baseName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
     // MARK: - Planning
 
     /// The placed field for `rule` from the fields found.

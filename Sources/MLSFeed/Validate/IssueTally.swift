@@ -29,8 +29,12 @@ package struct IssueTally: Sendable, Hashable {
         add(Issue(field: field, rule: rule, value: byValue ? example ?? "" : nil), count: 1, example: example)
     }
 
+    /// Adds `other`'s counts, in the order of its lines (so which values are counted one by one does not depend
+    /// on a dictionary's order).
     package mutating func merge(_ other: IssueTally) {
-        for (issue, count) in other.counts { add(issue, count: count, example: other.examples[issue]) }
+        for issue in other.counts.keys.sorted() {
+            add(issue, count: other.counts[issue]!, example: other.examples[issue])
+        }
     }
 
     private mutating func add(_ issue: Issue, count: Int, example: String?) {
