@@ -22,6 +22,7 @@ enum MappingCommand {
         let mapping = try StarterMapping(document: document, resource: parsed["resource"] ?? "Property",
                                          className: parsed["class"])
         let bytes = Data(mapping.yaml.utf8)
+        for warning in mapping.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         guard let out else {
             FileHandle.standardOutput.write(bytes)
             return 0

@@ -5,6 +5,23 @@ package struct FieldMapping: Sendable, Hashable {
         case reject, `default`, null
     }
 
+    /// What an `enum` field's value that its `values:` table lacks does (`on_unknown`).
+    package enum OnUnknown: String, Sendable, Hashable, CaseIterable {
+        /// Stored as the feed sent it (trimmed).
+        case keep
+        /// Like a bad optional value (NULL, or the default with `on_error: default`; the raw text to `extra`),
+        /// counted in the summary by field and value.
+        case warn
+        /// The record is rejected.
+        case reject
+    }
+
+    /// The rule of an enum value the field's table lacks, as rejects and the summary show it.
+    package static let unknownValueRule = "unknown value"
+
+    /// The `from` that `mapping init` writes where it could not tell the source: refused when a mapping is read.
+    package static let placeholder = "TODO"
+
     /// The canonical column (`list_price`).
     package var name: String
     /// Source keys tried in order; the first non-empty one wins.
@@ -14,6 +31,9 @@ package struct FieldMapping: Sendable, Hashable {
     /// Used when the field is missing (and, with `on_error: default`, when it is bad).
     package var defaultValue: Value?
     package var onError: OnError = .null
+    /// `enum` fields: what a value `enumValues` lacks does; by default `reject` when `onError` is `reject` (required
+    /// fields), else `warn`.
+    package var onUnknown: OnUnknown = .warn
     /// `enum` fields: source word folded by `enumKey` → canonical word.
     package var enumValues: [String: String] = [:]
     /// Inclusive numeric bounds for integer, decimal and money fields.
@@ -29,14 +49,15 @@ package struct FieldMapping: Sendable, Hashable {
     package let byteLimit: Int?
 
     package init(name: String, sources: [String], type: FieldType, required: Bool = false, defaultValue: Value? = nil,
-                onError: OnError? = nil, enumValues: [String: String] = [:], minimum: Double? = nil,
-                maximum: Double? = nil) {
+                onError: OnError? = nil, onUnknown: OnUnknown? = nil, enumValues: [String: String] = [:],
+                minimum: Double? = nil, maximum: Double? = nil) {
         self.name = name
         self.sources = sources
         self.type = type
         self.required = required
         self.defaultValue = defaultValue
         self.onError = onError ?? (required ? .reject : .null)
+        self.onUnknown = onUnknown ?? (self.onError == .reject ? .reject : .warn)
         self.enumValues = Dictionary(enumValues.map { (FieldMapping.enumKey($0.key), $0.value) }) { first, _ in first }
         self.minimum = minimum
         self.maximum = maximum
@@ -74,11 +95,16 @@ package struct Mapping: Sendable, Hashable {
     /// Agents carried inside listing records, made into agent records: from the record's own keys
     /// (`la_first_name`, ...) or from repeated elements (`ListingParticipants/Participant`).
     package var embeddedAgents: [AgentMapping]
+    /// Source keys that hold lists (`multi_value:`, an EDMX `Collection(...)`): added to the pipeline's
+    /// `format.multi_value`.
+    package var multiValue: [String]
 
-    package init(entity: Entity, fields: [FieldMapping], embeddedAgents: [AgentMapping] = []) {
+    package init(entity: Entity, fields: [FieldMapping], embeddedAgents: [AgentMapping] = [],
+                 multiValue: [String] = []) {
         self.entity = entity
         self.fields = fields
         self.embeddedAgents = embeddedAgents
+        self.multiValue = multiValue
     }
 
     /// A mapping with one agent read from the record's own keys (`embedded_agent:`).

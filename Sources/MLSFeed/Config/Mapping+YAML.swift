@@ -14,7 +14,7 @@ extension Mapping {
     /// `paths`: the feed has structure (nested XML), so every `from` is a path, checked here, whose prefixes must
     /// be among `paths`' prefixes; nil for flat feeds, whose `from` are plain keys.
     package init(config node: ConfigNode, paths: PathRules? = nil) throws {
-        try node.keys(allowed: ["entity", "fields", "embedded_agent", "embedded_agents"])
+        try node.keys(allowed: ["entity", "fields", "embedded_agent", "embedded_agents", "multi_value"])
         let entity = try node["entity"]?.oneOf(Entity.allCases.map { ($0.rawValue, $0) }) ?? .listing
         guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
         let fields = try Mapping.fields(fieldsNode, entity: entity, paths: paths)
@@ -30,10 +30,14 @@ extension Mapping {
             guard entity == .listing else { throw list.error("only a listing mapping can embed agents") }
             agents += try list.array().map { try AgentMapping(config: $0, paths: paths) }
         }
-        self.init(entity: entity, fields: fields, embeddedAgents: agents)
+        self.init(entity: entity, fields: fields, embeddedAgents: agents,
+                  multiValue: try node["multi_value"]?.stringList() ?? [])
     }
 
-    static func fields(_ node: ConfigNode, entity: Entity, paths: PathRules?) throws -> [FieldMapping] {
+    /// The fields under `node`; `depth`: how many elements below the record their paths are read from (an
+    /// `embedded_agents` entry's `each`), for the check of paths that leave the record.
+    static func fields(_ node: ConfigNode, entity: Entity, paths: PathRules?, depth: Int = 0) throws
+        -> [FieldMapping] {
         let columns = Dictionary(uniqueKeysWithValues: entity.columns.map { ($0.name, $0) })
         return try node.entries().map { name, fieldNode in
             guard columns[name] != nil else {
@@ -43,7 +47,7 @@ extension Mapping {
             }
             let field = try FieldMapping(name: name, config: fieldNode)
             if let paths, let from = fieldNode["from"] {
-                for source in field.sources { try paths.check(source, at: from) }
+                for source in field.sources { try paths.check(source, at: from, depth: depth) }
             }
             return field
         }
@@ -59,8 +63,10 @@ package struct PathRules: Sendable {
         self.prefixes = prefixes
     }
 
-    /// Throws at `node` when `text` is not a path, or uses an undeclared prefix.
-    func check(_ text: String, at node: ConfigNode) throws {
+    /// Throws at `node` when `text` is not a path, uses an undeclared prefix, or leaves the record (read from
+    /// `depth` elements below it) for more than the name or an attribute of an element around it.
+    @discardableResult
+    func check(_ text: String, at node: ConfigNode, depth: Int = 0) throws -> RecordPath {
         let path: RecordPath
         do {
             path = try RecordPath(parsing: text)
@@ -71,6 +77,11 @@ package struct PathRules: Sendable {
             throw node.error("the path \(quoted(text)) uses the prefix \(quoted(prefix)), which format.namespaces "
                              + "does not declare")
         }
+        if path.leavesRecord(depth: depth) && (!path.steps.isEmpty || (path.attribute == nil && !path.readsName)) {
+            throw node.error("the path \(quoted(text)) leaves the record: of the elements around a record only "
+                             + "name() and attributes are read (\"../name()\", \"../@id\")")
+        }
+        return path
     }
 }
 
@@ -80,18 +91,26 @@ extension AgentMapping {
         try node.keys(allowed: ["each", "where", "link", "fields"])
         guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
         var each: String?
+        var depth = 0
         if let eachNode = node["each"] {
             guard let paths else {
                 throw eachNode.error("\"each\" reads repeated elements: it needs a structured format (xml)")
             }
             let text = try eachNode.nonBlankString()
-            try paths.check(text, at: eachNode)
+            if let path = try? RecordPath(parsing: text),
+               path.up > 0 || path.readsName || path.attribute != nil || path.steps.isEmpty {
+                throw eachNode.error("\"each\" names elements inside the record, like ListingParticipants/Participant")
+            }
             each = text
+            depth = try paths.check(text, at: eachNode).steps.count
         }
         var conditions: [Condition] = []
         if let whereNode = node["where"] {
             guard each != nil else { throw whereNode.error("\"where\" only applies with \"each\"") }
             for (path, value) in try whereNode.entries() {
+                if let parsed = try? RecordPath(parsing: path), parsed.up > 0 {
+                    throw value.error("a \"where\" path reads inside the repeated element (no \"..\")")
+                }
                 try paths?.check(path, at: value)
                 conditions.append(Condition(path: path, value: try value.string()))
             }
@@ -107,20 +126,29 @@ extension AgentMapping {
             link = column
         }
         self.init(each: each, conditions: conditions, link: link,
-                  fields: try Mapping.fields(fieldsNode, entity: .agent, paths: paths))
+                  fields: try Mapping.fields(fieldsNode, entity: .agent, paths: paths, depth: depth))
     }
 }
 
 extension FieldMapping {
     /// Reads one field: `{ from, type, required, default, on_error, values, min, max, date_order, country }`.
     init(name: String, config node: ConfigNode) throws {
-        try node.keys(allowed: ["from", "type", "required", "default", "on_error", "values", "min", "max",
-                                "date_order", "country"])
-        let sources = try node.required("from").stringList()
+        try node.keys(allowed: ["from", "type", "required", "default", "on_error", "on_unknown", "values", "min",
+                                "max", "date_order", "country"])
+        let fromNode = try node.required("from")
+        let sources = try fromNode.stringList()
         guard !sources.isEmpty else { throw node.error("\"from\" names no source key") }
+        if sources.contains(FieldMapping.placeholder) {
+            throw fromNode.error("\"\(FieldMapping.placeholder)\" marks a source left to fill in: name the feed's key "
+                                 + "(or path) for \(name)")
+        }
         let type = try node.required("type").oneOf(FieldType.allCases.map { ($0.rawValue, $0) })
         let required = try node["required"]?.bool() ?? false
         let onError = try node["on_error"]?.oneOf(OnError.allCases.map { ($0.rawValue, $0) })
+        let onUnknown = try node["on_unknown"]?.oneOf(OnUnknown.allCases.map { ($0.rawValue, $0) })
+        if let unknownNode = node["on_unknown"], type != .enum {
+            throw unknownNode.error("\"on_unknown\" only applies to type enum")
+        }
         var table: [String: String] = [:]
         if let values = node["values"] {
             guard type == .enum else { throw values.error("\"values\" only applies to type enum") }
@@ -137,8 +165,9 @@ extension FieldMapping {
         } else if type == .enum {
             throw node.error("missing required key \"values\" for type enum")
         }
-        self.init(name: name, sources: sources, type: type, required: required, onError: onError, enumValues: table,
-                  minimum: try node["min"]?.double(), maximum: try node["max"]?.double())
+        self.init(name: name, sources: sources, type: type, required: required, onError: onError,
+                  onUnknown: onUnknown, enumValues: table, minimum: try node["min"]?.double(),
+                  maximum: try node["max"]?.double())
         if let orderNode = node["date_order"] {
             guard type == .date || type == .timestamp else {
                 throw orderNode.error("\"date_order\" only applies to types date and timestamp")

@@ -73,7 +73,7 @@ extension PipelineConfig {
             zone = tz
         }
 
-        let parse = try ParseSettings(config: try root.required("format"))
+        var parse = try ParseSettings(config: try root.required("format"))
         var paths: PathRules?
         switch parse.format {
         case .xml(let xml): paths = PathRules(prefixes: Set(xml.namespaces.keys))
@@ -92,6 +92,9 @@ extension PipelineConfig {
                                                      file: mappingPath), paths: paths)
         } else {
             mapping = try Mapping(config: mappingNode, paths: paths)
+        }
+        if !mapping.multiValue.isEmpty {
+            try parse.addMultiValue(mapping.multiValue, at: mappingNode)
         }
         if mapping.hasTimestamps && zone == nil {
             throw sourceNode.error("the mapping has timestamp fields, so the source needs a time_zone")
@@ -147,6 +150,24 @@ extension PipelineConfig {
 }
 
 extension ParseSettings {
+    /// Adds a mapping's `multi_value` keys to the format's own (those already there kept where they are).
+    mutating func addMultiValue(_ keys: [String], at node: ConfigNode) throws {
+        switch format {
+        case .triples:
+            throw node.error("the mapping's multi_value needs a format with list fields (rets-compact, xml or "
+                             + "reso-json), not triples")
+        case .retsCompact(var rets):
+            rets.multiValueColumns.formUnion(keys)
+            format = .retsCompact(rets)
+        case .xml(var xml):
+            xml.multiValue += keys.filter { !xml.multiValue.contains($0) }
+            format = .xml(xml)
+        case .resoJSON(var json):
+            json.multiValue += keys.filter { !json.multiValue.contains($0) }
+            format = .resoJSON(json)
+        }
+    }
+
     /// Reads `format:` — `type` (triples | rets-compact | xml) and the format's element names and options.
     init(config node: ConfigNode) throws {
         let limits = ["max_record_bytes", "max_depth"]

@@ -88,7 +88,7 @@ package struct Column: Sendable, Hashable {
         Column("showing_instructions", .text), Column("owner_name", .text),
         Column("list_agent_mls_id", .text), Column("list_office_mls_id", .text), Column("list_office_name", .text),
         // Added after the first release (see `Entity.firstReleaseColumns`).
-        Column("co_list_agent_mls_id", .text),
+        Column("co_list_agent_mls_id", .text), Column("listing_key", .text),
     ]
 
     static let listingIndex = Dictionary(uniqueKeysWithValues: listing.enumerated().map { ($1.name, $0) })

@@ -48,6 +48,26 @@ package enum JSONText {
         return out
     }
 
+    /// `object` (a JSON object's text) with `fields` added as string members at its end, in order.
+    package static func adding(_ fields: [RawField], to object: [UInt8]) -> [UInt8] {
+        guard !fields.isEmpty, let close = object.lastIndex(of: 0x7D) else { return object }
+        var out = Array(object[..<close])
+        var empty = true
+        for byte in out.reversed() where ![0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+            empty = byte == 0x7B
+            break
+        }
+        for field in fields {
+            if !empty { out.append(0x2C) }
+            empty = false
+            append(field.key, to: &out)
+            out.append(0x3A)
+            append(field.value, to: &out)
+        }
+        out.append(0x7D)
+        return out
+    }
+
     /// Writes `object`s one after the other, remembering a key list free of repeats that the lists seen so far follow
     /// (their union, while they order their keys alike): records of one feed share their keys, so the check for
     /// repeated keys is then a comparison of (shared) key strings.

@@ -4,9 +4,12 @@
 /// Syntax: steps joined by `/`; a step is a name (`City`, matching that local name in any namespace; `*` any
 /// element), a prefixed
 /// name (`commons:City`, matching the namespace URI the pipeline gives the prefix), optionally with one attribute
-/// predicate (`Phone[@PhoneType='Telephone']`); the last part may be an attribute (`@ID`, `Office/@ID`); `.` is
-/// the element itself. A plain name also matches an attribute of that name when no child element has it (the
-/// flat-record shape `<location lat=".." lon=".."/>`).
+/// predicate (`Phone[@PhoneType='Telephone']`); the last part may be an attribute (`@ID`, `Office/@ID`) or `name()`,
+/// the local name of the element reached (`../name()`); `.` is the element itself. A path may begin with `..`
+/// steps, each one element up: from a repeated element to its record (`../../Offices/Office/Name`), and from the
+/// record to the elements around it, of which only the name and attributes are kept (`../name()`, `../@version`).
+/// A plain name also matches an attribute of that name when no child element has it (the flat-record shape
+/// `<location lat=".." lon=".."/>`).
 package struct RecordPath: Sendable, Hashable, CustomStringConvertible {
     /// One element step.
     package struct Step: Sendable, Hashable {
@@ -27,13 +30,22 @@ package struct RecordPath: Sendable, Hashable, CustomStringConvertible {
     package var steps: [Step]
     /// The attribute read at the end of the steps, if the path ends in `@name`.
     package var attribute: String?
+    /// How many `..` steps the path begins with: it starts that many elements above where it is read from.
+    package var up = 0
+    /// The path ends in `name()`: it reads the local name of the element it reaches, not its text.
+    package var readsName = false
     /// The path as written.
     package var description: String
 
     /// True for a path that names one child (or attribute) of the record and nothing more: the shape of a flat key.
     package var isPlainName: Bool {
-        steps.count == 1 && attribute == nil && steps[0].prefix == nil && steps[0].predicate == nil
+        steps.count == 1 && attribute == nil && up == 0 && !readsName && steps[0].prefix == nil
+            && steps[0].predicate == nil
     }
+
+    /// Whether the path, read from an element `depth` elements below its record (0: the record itself), leaves the
+    /// record: it then reaches an element around the record, of which only `name()` and attributes can be read.
+    package func leavesRecord(depth: Int) -> Bool { up > depth }
 
     /// The prefixes the path uses.
     package var prefixes: [String] { steps.compactMap(\.prefix) }
@@ -51,9 +63,18 @@ package struct RecordPath: Sendable, Hashable, CustomStringConvertible {
             guard Self.isName(name) else { throw RecordPathError("\(quoted(last)) is not an attribute name") }
             attribute = name
             parts.removeLast()
+        } else if parts.last == "name()" {
+            readsName = true
+            parts.removeLast()
+        }
+        while parts.first == ".." {
+            up += 1
+            parts.removeFirst()
         }
         for part in parts {
             if part == "." { continue }
+            guard part != ".." else { throw RecordPathError("\(quoted(text)): \"..\" can only begin a path") }
+            guard part != "name()" else { throw RecordPathError("\(quoted(text)): name() can only end a path") }
             guard !part.isEmpty else { throw RecordPathError("\(quoted(text)) has an empty step (\"//\" or a "
                                                              + "leading or trailing \"/\")") }
             guard !part.hasPrefix("@") else {

@@ -31,68 +31,100 @@ struct ColumnRule: Sendable {
         entity == .listing ? listing : agent
     }
 
-    /// Listing columns (`Property` fields).
+    /// Listing columns (`Property` fields): RESO Data Dictionary names first, then RETS 1.x standard names, then
+    /// names vendors' own fields often have (matched against a field's name or long name when it has no standard
+    /// name). docs/mappings.md lists them (`MappingsDocTests`).
     static let listing: [ColumnRule] = [
-        ColumnRule("listing_id", ["ListingId", "ListingKey"], .text, required: true),
-        ColumnRule("standard_status", ["StandardStatus"], .enum, required: true, reso: .standardStatus),
-        ColumnRule("property_type", ["PropertyType"], .enum, reso: .propertyType),
-        ColumnRule("list_price", ["ListPrice"], .money, required: true, min: 0),
-        ColumnRule("original_list_price", ["OriginalListPrice"], .money, min: 0),
-        ColumnRule("close_price", ["ClosePrice"], .money, min: 0),
-        ColumnRule("listing_contract_date", ["ListingContractDate"], .date),
-        ColumnRule("modification_timestamp", ["ModificationTimestamp"], .timestamp),
-        ColumnRule("bedrooms_total", ["BedroomsTotal", "Bedrooms"], .integer, min: 0, max: 200),
-        ColumnRule("bathrooms_full", ["BathroomsFull", "BathsFull"], .integer, min: 0, max: 200),
-        ColumnRule("bathrooms_half", ["BathroomsHalf", "BathsHalf"], .integer, min: 0, max: 200),
-        ColumnRule("living_area", ["LivingArea", "SqFt"], .decimal, min: 0),
-        ColumnRule("lot_size_square_feet", ["LotSizeSquareFeet"], .decimal, min: 0),
-        ColumnRule("year_built", ["YearBuilt"], .integer, min: 1600, max: 2100),
-        ColumnRule("street_number", ["StreetNumber"], .text),
-        ColumnRule("street_name", ["StreetName"], .text),
-        ColumnRule("unit_number", ["UnitNumber"], .text),
+        ColumnRule("listing_id", ["ListingId", "MLSNumber", "MLNumber", "MLSNum", "ListingNumber"], .text,
+                   required: true),
+        ColumnRule("standard_status", ["StandardStatus", "ListingStatus", "Status", "MlsStatus"], .enum,
+                   required: true, reso: .standardStatus),
+        ColumnRule("property_type", ["PropertyType", "PropType"], .enum, reso: .propertyType),
+        ColumnRule("list_price", ["ListPrice", "AskingPrice", "CurrentPrice", "Price"], .money, required: true,
+                   min: 0),
+        ColumnRule("original_list_price", ["OriginalListPrice", "OrigListPrice", "OriginalPrice"], .money, min: 0),
+        ColumnRule("close_price", ["ClosePrice", "SoldPrice", "SalePrice", "SellingPrice"], .money, min: 0),
+        ColumnRule("listing_contract_date", ["ListingContractDate", "ListDate", "ListingDate"], .date),
+        ColumnRule("modification_timestamp", ["ModificationTimestamp", "LastModifiedDateTime", "LastModified",
+                                              "LastUpdate", "ModifiedDate"], .timestamp),
+        ColumnRule("bedrooms_total", ["BedroomsTotal", "Bedrooms", "Beds", "BedsTotal"], .integer, min: 0, max: 200),
+        // `Baths` (RETS 1.x) counts every bathroom: the full ones when nothing else says.
+        ColumnRule("bathrooms_full", ["BathroomsFull", "BathsFull", "FullBaths", "FullBathrooms", "Baths"], .integer,
+                   min: 0, max: 200),
+        ColumnRule("bathrooms_half", ["BathroomsHalf", "BathsHalf", "HalfBaths", "HalfBathrooms"], .integer, min: 0,
+                   max: 200),
+        ColumnRule("living_area", ["LivingArea", "SqFt", "SquareFeet", "SqFtTotal", "LivingSqFt"], .decimal, min: 0),
+        ColumnRule("lot_size_square_feet", ["LotSizeSquareFeet", "LotSqFt", "LotSizeSqFt"], .decimal, min: 0),
+        ColumnRule("year_built", ["YearBuilt", "YrBuilt"], .integer, min: 1600, max: 2100),
+        ColumnRule("street_number", ["StreetNumber", "StreetNum", "HouseNumber"], .text),
+        ColumnRule("street_name", ["StreetName", "Street"], .text),
+        ColumnRule("unit_number", ["UnitNumber", "Unit", "UnitNum"], .text),
         ColumnRule("city", ["City"], .text),
-        ColumnRule("state_or_province", ["StateOrProvince"], .text),
-        ColumnRule("postal_code", ["PostalCode"], .postalCode),
-        ColumnRule("county_or_parish", ["CountyOrParish"], .text),
-        ColumnRule("mls_area", ["MLSAreaMajor"], .text),
-        ColumnRule("latitude", ["Latitude"], .latitude),
-        ColumnRule("longitude", ["Longitude"], .longitude),
-        ColumnRule("public_remarks", ["PublicRemarks"], .text),
-        ColumnRule("private_remarks", ["PrivateRemarks"], .text),
+        ColumnRule("state_or_province", ["StateOrProvince", "State", "Province"], .text),
+        ColumnRule("postal_code", ["PostalCode", "ZipCode", "Zip"], .postalCode),
+        ColumnRule("county_or_parish", ["CountyOrParish", "County"], .text),
+        ColumnRule("mls_area", ["MLSAreaMajor", "Area", "MLSArea"], .text),
+        ColumnRule("latitude", ["Latitude", "Lat"], .latitude),
+        ColumnRule("longitude", ["Longitude", "Long", "Lng", "Lon"], .longitude),
+        ColumnRule("public_remarks", ["PublicRemarks", "Remarks", "MarketingRemarks"], .text),
+        ColumnRule("private_remarks", ["PrivateRemarks", "AgentRemarks", "RealtorRemarks"], .text),
         ColumnRule("directions", ["Directions"], .text),
         ColumnRule("showing_instructions", ["ShowingInstructions"], .text),
-        ColumnRule("owner_name", ["OwnerName"], .text),
-        ColumnRule("list_agent_mls_id", ["ListAgentMlsId", "ListAgentAgentID"], .text),
-        ColumnRule("list_office_mls_id", ["ListOfficeMlsId", "ListOfficeOfficeID"], .text),
-        ColumnRule("list_office_name", ["ListOfficeName"], .text),
-        ColumnRule("co_list_agent_mls_id", ["CoListAgentMlsId"], .text),
+        ColumnRule("owner_name", ["OwnerName", "Owner"], .text),
+        ColumnRule("list_agent_mls_id", ["ListAgentMlsId", "ListAgentAgentID", "AgentID", "ListAgentID"], .text),
+        ColumnRule("list_office_mls_id", ["ListOfficeMlsId", "ListOfficeOfficeID", "OfficeID", "ListOfficeID"],
+                   .text),
+        ColumnRule("list_office_name", ["ListOfficeName", "OfficeName"], .text),
+        ColumnRule("co_list_agent_mls_id", ["CoListAgentMlsId", "CoListAgentAgentID", "CoListAgentID"], .text),
+        ColumnRule("listing_key", ["ListingKey"], .text),
     ]
 
     /// Agent columns (`Member` fields, also those of an expanded `ListAgent`; RETS 1.x `Agent` names last).
     static let agent: [ColumnRule] = [
-        ColumnRule("agent_mls_id", ["MemberMlsId", "AgentID"], .text, required: true),
+        ColumnRule("agent_mls_id", ["MemberMlsId", "AgentID", "MemberID"], .text, required: true),
         ColumnRule("first_name", ["MemberFirstName", "FirstName"], .text),
         ColumnRule("last_name", ["MemberLastName", "LastName"], .text),
         ColumnRule("office_mls_id", ["OfficeMlsId", "OfficeID"], .text),
         ColumnRule("office_name", ["OfficeName"], .text),
-        ColumnRule("office_phone", ["MemberOfficePhone", "MemberDirectPhone"], .phone, readsAll: true),
-        ColumnRule("mobile_phone", ["MemberMobilePhone"], .phone),
-        ColumnRule("email", ["MemberEmail"], .email),
-        ColumnRule("full_name", ["MemberFullName"], .text),
+        ColumnRule("office_phone", ["MemberOfficePhone", "MemberDirectPhone", "OfficePhone", "DirectPhone"], .phone,
+                   readsAll: true),
+        ColumnRule("mobile_phone", ["MemberMobilePhone", "MobilePhone", "CellPhone"], .phone),
+        ColumnRule("email", ["MemberEmail", "Email"], .email),
+        ColumnRule("full_name", ["MemberFullName", "FullName"], .text),
     ]
 
+    /// An agent a listing names by a prefix of its own fields (`ListAgentMlsId`, `ListOfficeName`) and by a
+    /// navigation property (`ListAgent`, expanded with `$expand`).
+    struct AgentRole: Sendable {
+        /// The navigation property (`ListAgent`) and the listing column the agent's id fills (`link:`).
+        var navigation: String
+        var link: String
+        /// The agent's columns from the listing's own fields.
+        var rules: [ColumnRule]
+
+        init(_ agent: String, office: String, link: String) {
+            navigation = agent
+            self.link = link
+            rules = [
+                ColumnRule("agent_mls_id", [agent + "MlsId", agent + "AgentID"], .text),
+                ColumnRule("first_name", [agent + "FirstName"], .text),
+                ColumnRule("last_name", [agent + "LastName"], .text),
+                ColumnRule("office_mls_id", [office + "MlsId", office + "OfficeID"], .text),
+                ColumnRule("office_name", [office + "Name"], .text),
+                ColumnRule("office_phone", [agent + "OfficePhone", agent + "DirectPhone"], .phone, readsAll: true),
+                ColumnRule("mobile_phone", [agent + "MobilePhone"], .phone),
+                ColumnRule("email", [agent + "Email"], .email),
+                ColumnRule("full_name", [agent + "FullName"], .text),
+            ]
+        }
+    }
+
+    /// The listing agent and the co-listing agent.
+    static let agentRoles = [AgentRole("ListAgent", office: "ListOffice", link: "list_agent_mls_id"),
+                             AgentRole("CoListAgent", office: "CoListOffice", link: "co_list_agent_mls_id")]
+
     /// The listing agent's columns from a listing's own fields (`ListAgentFirstName`, ...).
-    static let listAgent: [ColumnRule] = [
-        ColumnRule("agent_mls_id", ["ListAgentMlsId", "ListAgentAgentID"], .text),
-        ColumnRule("first_name", ["ListAgentFirstName"], .text),
-        ColumnRule("last_name", ["ListAgentLastName"], .text),
-        ColumnRule("office_mls_id", ["ListOfficeMlsId", "ListOfficeOfficeID"], .text),
-        ColumnRule("office_name", ["ListOfficeName"], .text),
-        ColumnRule("office_phone", ["ListAgentOfficePhone", "ListAgentDirectPhone"], .phone, readsAll: true),
-        ColumnRule("mobile_phone", ["ListAgentMobilePhone"], .phone),
-        ColumnRule("email", ["ListAgentEmail"], .email),
-        ColumnRule("full_name", ["ListAgentFullName"], .text),
-    ]
+    static var listAgent: [ColumnRule] { agentRoles[0].rules }
 
     /// The listing agent columns that say something a listing column does not (a flat agent needs one of them).
     static let agentOnlyColumns: Set<String> = ["first_name", "last_name", "office_phone", "mobile_phone", "email",

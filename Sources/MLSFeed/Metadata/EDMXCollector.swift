@@ -41,7 +41,8 @@ final class EDMXCollector: MetadataCollector {
 
     private let file: String
     private let names: (schema: XMLName, entityType: XMLName, property: XMLName, navigation: XMLName,
-                        enumType: XMLName, member: XMLName, annotation: XMLName, string: XMLName)
+                        enumType: XMLName, member: XMLName, annotation: XMLName, string: XMLName, key: XMLName,
+                        propertyRef: XMLName)
     private var version: String?
     private var namespace = ""
     private var alias: String?
@@ -59,7 +60,7 @@ final class EDMXCollector: MetadataCollector {
         self.file = file
         names = (parser.name("Schema"), parser.name("EntityType"), parser.name("Property"),
                  parser.name("NavigationProperty"), parser.name("EnumType"), parser.name("Member"),
-                 parser.name("Annotation"), parser.name("String"))
+                 parser.name("Annotation"), parser.name("String"), parser.name("Key"), parser.name("PropertyRef"))
     }
 
     func startElement(_ name: XMLName, parser: XMLPushParser) throws {
@@ -78,6 +79,9 @@ final class EDMXCollector: MetadataCollector {
             try count(parser)
             let fieldName = try required("Name", of: name, parser)
             entity?.fields.append(PendingField(name: fieldName, type: parser.attribute("Type") ?? ""))
+        } else if name == names.propertyRef && parent == names.key && open.dropLast().last == names.entityType,
+                  entity != nil {
+            entity?.table.keyFields.append(try required("Name", of: name, parser))
         } else if name == names.navigation && parent == names.entityType, entity != nil {
             try count(parser)
             entity?.table.navigations.append(.init(name: try required("Name", of: name, parser),
@@ -160,11 +164,15 @@ final class EDMXCollector: MetadataCollector {
         }
         var result = MetadataField(name: field.name, displayName: field.standardName, kind: .other,
                                    typeLabel: field.type, lookupName: field.lookupName, isMultiValued: multi)
-        if let lookup = lookups[type] {
+        // An enum type, or (RESO Data Dictionary 2.0) a string whose `LookupName` annotation names an enum type.
+        let lookupKey = lookups[type] != nil ? type
+            : field.lookupName.flatMap { name in lookups.keys.sorted().first { lookups[$0]?.name == name } }
+        if let lookupKey, let lookup = lookups[lookupKey] {
             result.kind = .text
-            result.lookup = type
+            result.lookup = lookupKey
             result.lookupName = lookup.name
-            result.isMultiValued = multi || flags.contains(type)
+            result.isMultiValued = multi || flags.contains(lookupKey)
+            if lookupKey != type { result.typeLabel += ", lookup \(lookup.name)" }
             return result
         }
         switch type {

@@ -29,6 +29,13 @@ struct FieldMatcher: Sendable {
         return found.map { fields[$0] }
     }
 
+    /// The field named exactly `name` (an EDMX key property), claimed, placed before or not; nil when none is.
+    mutating func claim(named name: String) -> MetadataField? {
+        guard let index = fields.firstIndex(where: { $0.name == name }) else { return nil }
+        claimed.insert(index)
+        return fields[index]
+    }
+
     /// A field whose standard name is `name`; else, among fields without a standard name, one whose own name
     /// is `name`, else one whose display name is (all ignoring case, spaces and underscores).
     private func find(_ name: String, reusing: Bool) -> Int? {

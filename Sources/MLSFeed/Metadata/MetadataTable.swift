@@ -29,6 +29,8 @@ package struct MetadataTable: Sendable, Hashable {
     package var provenance: String = ""
     package var fields: [MetadataField] = []
     package var navigations: [Navigation] = []
+    /// The properties of the EDMX entity's `<Key>` (`ListingKey`): what identifies a record; empty for RETS.
+    package var keyFields: [String] = []
 
     package init(resource: String, className: String? = nil) {
         self.resource = resource

@@ -8,22 +8,34 @@ extension StarterMapping {
     package var yaml: String {
         var lines = header()
         lines.append("entity: \(entity.rawValue)")
+        if keyIsPlaceholder {
+            lines += Self.comment("TODO: no field of the metadata is a key mapping init knows: name the feed's "
+                                  + "\(entity.keyColumn) in its from: (the mapping is refused until then).")
+        }
         lines.append("fields:")
         lines += render(fields, indent: 2)
-        if let flatAgent {
-            lines.append("# The listing agent carried in each listing becomes an agent row.")
-            lines.append("embedded_agent:")
-            lines += render(flatAgent.fields, indent: 2)
-        }
         if !agents.isEmpty {
-            lines += Self.comment("Agents expanded into each listing ($expand=ListAgent) become agent rows; the "
-                                  + "listing's link column gets the agent's id when the listing has none.")
+            let from = document.format.isRETS ? "from the listing's own fields"
+                : "from an expanded navigation property ($expand=ListAgent) or the listing's own fields "
+                    + "(ListAgentMlsId, ...), the first that holds a value"
+            lines += Self.comment("The agents each listing names become agent rows, \(from); the listing's link "
+                                  + "column gets the agent's id when the listing has none.")
             lines.append("embedded_agents:")
             for agent in agents {
                 lines.append("  - link: \(agent.link ?? "")")
                 lines.append("    fields:")
                 lines += render(agent.fields, indent: 6)
             }
+        }
+        if !multiValue.isEmpty {
+            lines += Self.comment("Fields that hold lists: kept in extra as arrays, also when sent as one "
+                                  + "comma-joined text.")
+            lines += Self.flowList("multi_value", multiValue)
+        }
+        if !stubs.isEmpty {
+            lines += Self.comment("TODO: embedded media/open houses/rooms need the media/open_houses tables; these "
+                                  + "navigation properties go to extra as sent until then:")
+            lines += stubs.map { "#   \($0.name): \($0.type)" }
         }
         lines += footer()
         return lines.joined(separator: "\n") + "\n"
@@ -52,7 +64,7 @@ extension StarterMapping {
                                   + "values): \(missingLookups.joined(separator: ", ")); "
                                   + "give them with --lookups FILE.")
         }
-        let all = fields + (flatAgent?.fields ?? []) + agents.flatMap(\.fields)
+        let all = fields + agents.flatMap(\.fields)
         if all.contains(where: { $0.type == .timestamp }) {
             lines += Self.comment("It has timestamp fields: the pipeline needs source.time_zone for times sent "
                                   + "without a zone.")
@@ -64,11 +76,6 @@ extension StarterMapping {
         var lines: [String] = []
         if !missing.isEmpty {
             lines += Self.comment("No field of the metadata fills: \(missing.joined(separator: ", ")).")
-        }
-        if !multiValue.isEmpty {
-            lines += Self.comment("Multi-value lookups, comma-joined in rets-compact feeds (list them in the "
-                                  + "pipeline's format.multi_value to keep each value): "
-                                  + "\(multiValue.joined(separator: ", ")).")
         }
         guard !unplaced.isEmpty else { return lines }
         lines.append("# Not placed (\(unplaced.count)): these fields go to `extra` as sent.")
@@ -136,6 +143,23 @@ extension StarterMapping {
 
     // MARK: - Text
 
+    /// `key: [a, b, ...]`, broken after a comma where a line would pass `width`.
+    static func flowList(_ key: String, _ items: [String]) -> [String] {
+        var lines: [String] = []
+        var line = key + ": ["
+        for (index, item) in items.enumerated() {
+            let text = YAMLScalar.render(item) + (index == items.count - 1 ? "]" : ",")
+            if line.count > key.count + 3 && line.count + 1 + text.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: key.count + 3) + text
+            } else {
+                line += (line.hasSuffix("[") ? "" : " ") + text
+            }
+        }
+        lines.append(line)
+        return lines
+    }
+
     /// `text` as comment lines of at most `width` columns, broken between words.
     static func comment(_ text: String, prefix: String = "# ") -> [String] {
         var lines: [String] = []
@@ -155,7 +179,8 @@ extension StarterMapping {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    private static func baseName(_ path: String) -> String {
+    /// The last component of `path` (how the header and the warnings name a file).
+    static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -36,28 +36,42 @@ package struct StarterMapping: Sendable {
         var type: String
     }
 
+    /// A navigation property the starter does not map yet, left as a commented-out stub.
+    struct Stub: Sendable {
+        var name: String
+        var type: String
+    }
+
     package let entity: Entity
     let document: MetadataDocument
     let table: MetadataTable
     /// The placed fields, in column order (the key first).
     private(set) var fields: [Field] = []
-    /// The listing agent from the listing's own fields (`embedded_agent:`).
-    private(set) var flatAgent: Agent?
-    /// Agents from navigation properties (`embedded_agents:`).
+    /// The embedded agents: the listing agent and the co-listing agent, each from an expanded navigation property
+    /// (`ListAgent/MemberMlsId`) and the listing's own fields (`ListAgentMlsId`), the navigation first.
     private(set) var agents: [Agent] = []
     /// Fields (then navigation properties) no column takes, in the metadata's order.
     private(set) var unplaced: [Unplaced] = []
+    /// Navigation properties to embedded media, open houses, rooms and offices, which need tables of their own:
+    /// written as comments for a later mapping to fill.
+    private(set) var stubs: [Stub] = []
     /// Columns no field of the metadata fills.
     private(set) var missing: [String] = []
-    /// RETS multi-value lookup fields (comma-joined in COMPACT replies).
+    /// Fields whose records hold lists (an EDMX `Collection(...)` or flags enum, a RETS multi-value lookup): the
+    /// mapping's `multi_value`.
     private(set) var multiValue: [String] = []
     /// Lookups of placed fields that the metadata does not hold (`ListingStatus (LIST_15)`).
     private(set) var missingLookups: [String] = []
+    /// Warnings for the one who runs `mapping init` (a key left to fill in).
+    package private(set) var warnings: [String] = []
 
     /// How many fields are placed (the embedded agents' included) and how many go to `extra`.
     package var counts: (placed: Int, extra: Int) {
-        (fields.count + (flatAgent?.fields.count ?? 0) + agents.reduce(0) { $0 + $1.fields.count }, unplaced.count)
+        (fields.count + agents.reduce(0) { $0 + $1.fields.count }, unplaced.count)
     }
+
+    /// Whether the key column reads the placeholder `TODO`: no field of the metadata could be told to be the key.
+    var keyIsPlaceholder: Bool { fields.first?.sources == [FieldMapping.placeholder] }
 
     /// The entity a resource's records become: `Member` (RETS `Agent`, `ActiveAgent`) agents, anything else
     /// listings.
@@ -65,48 +79,105 @@ package struct StarterMapping: Sendable {
         ["member", "agent", "activeagent"].contains(resource.lowercased()) ? .agent : .listing
     }
 
+    /// The navigation properties that become tables of their own (media, open houses, rooms, the listing office).
+    static let stubNavigations: Set<String> = ["Media", "OpenHouse", "OpenHouses", "Rooms", "ListOffice",
+                                               "CoListOffice", "BuyerOffice", "CoBuyerOffice"]
+
     /// Plans the mapping of `resource` (and RETS `className`) in `document`.
     package init(document: MetadataDocument, resource: String, className: String? = nil) throws {
         self.document = document
         table = try document.table(resource: resource, className: className)
         entity = Self.entity(forResource: resource)
         var matcher = FieldMatcher(fields: table.fields)
-        for rule in ColumnRule.rules(for: entity) {
-            guard let found = matcher.claim(rule) else {
+        let rules = ColumnRule.rules(for: entity)
+        fields.append(keyField(rules[0], &matcher))
+        for rule in rules.dropFirst() {
+            let found = rule.column == "listing_key" ? recordKey(&matcher) : matcher.claim(rule)
+            guard let found else {
                 missing.append(rule.column)
                 continue
             }
-            fields.append(field(rule, found))
+            var placed = field(rule, found)
+            if let office = officeNavigation[rule.column] { placed.sources += office }
+            fields.append(placed)
             if let key = found[0].lookup, document.lookups[key] == nil {
                 missingLookups.append("\(found[0].lookupName ?? key) (\(found[0].name))")
             }
         }
-        guard fields.first?.column == entity.keyColumn else {
-            let names = ColumnRule.rules(for: entity)[0].names.joined(separator: " or ")
-            throw MetadataError("\(document.file): \(table.resource) has no field with the standard name \(names): "
-                                + "a mapping needs the key column \(entity.keyColumn)")
-        }
         var usedNavigations = Set<String>()
         if entity == .listing {
-            for (navigation, link) in [("ListAgent", "list_agent_mls_id"), ("CoListAgent", "co_list_agent_mls_id")] {
-                if let agent = navigationAgent(navigation, link: link) {
-                    agents.append(agent)
-                    usedNavigations.insert(navigation)
-                }
-            }
-            if !usedNavigations.contains("ListAgent") {
-                flatAgent = flatListAgent(&matcher)
+            for role in ColumnRule.agentRoles {
+                guard let agent = agent(role, &matcher) else { continue }
+                agents.append(agent)
+                usedNavigations.insert(role.navigation)
             }
         }
         for (index, field) in table.fields.enumerated() where !matcher.claimed.contains(index) {
             unplaced.append(Unplaced(name: field.name, type: describe(field)))
         }
         for navigation in table.navigations where !usedNavigations.contains(navigation.name) {
-            unplaced.append(Unplaced(name: navigation.name, type: navigation.typeLabel))
+            if entity == .listing && Self.stubNavigations.contains(navigation.name) {
+                stubs.append(Stub(name: navigation.name, type: navigation.typeLabel))
+            } else {
+                unplaced.append(Unplaced(name: navigation.name, type: navigation.typeLabel))
+            }
         }
-        if document.format.isRETS {
-            multiValue = table.fields.filter { $0.isMultiValued && $0.lookup != nil }.map(\.name)
+        multiValue = table.fields.filter { $0.isMultiValued && (document.format == .edmx || $0.lookup != nil) }
+            .map(\.name)
+    }
+
+    // MARK: - Keys
+
+    /// The key column: the first field one of its standard names finds (`ListingId`), backed up by the record key
+    /// the metadata declares (an EDMX `<Key>`, else a `ListingKey` field): RESO payloads often carry only the key.
+    /// Without either, `TODO`, and a warning.
+    private mutating func keyField(_ rule: ColumnRule, _ matcher: inout FieldMatcher) -> Field {
+        var found = matcher.claim(rule) ?? []
+        if let key = declaredKey(&matcher), !found.contains(where: { $0.name == key.name }) { found.append(key) }
+        guard !found.isEmpty else {
+            let names = rule.names.prefix(3).joined(separator: ", ")
+            warnings.append("\(Self.baseName(document.file)): \(tableName) has no field mapping init takes for the "
+                            + "key \(rule.column) (\(names), ... or a declared key): \(rule.column) reads from "
+                            + "\(FieldMapping.placeholder); name the feed's key there before using the mapping")
+            return Field(column: rule.column, sources: [FieldMapping.placeholder], type: rule.type, required: true)
         }
+        return field(rule, found)
+    }
+
+    /// The record key: the EDMX entity's `<Key>` property, else a field with the standard name `ListingKey`
+    /// (listings only); claimed, a field already placed included.
+    private func declaredKey(_ matcher: inout FieldMatcher) -> MetadataField? {
+        if let name = table.keyFields.first, let field = matcher.claim(named: name) { return field }
+        guard entity == .listing else { return nil }
+        return matcher.claim(ColumnRule("listing_key", ["ListingKey"], .text), reusing: true)?.first
+    }
+
+    /// `listing_key`'s field: a `ListingKey` field, else the declared key when the MLS number is not it.
+    private func recordKey(_ matcher: inout FieldMatcher) -> [MetadataField]? {
+        if let found = matcher.claim(ColumnRule("listing_key", ["ListingKey"], .text), reusing: true) { return found }
+        guard let name = table.keyFields.first, fields.first?.sources.first != name,
+              let field = matcher.claim(named: name) else { return nil }
+        return [field]
+    }
+
+    /// The table as the warnings name it: `Property`, or `Property:RES` for a RETS class.
+    private var tableName: String {
+        table.className.map { "\(table.resource):\($0)" } ?? table.resource
+    }
+
+    /// The listing office columns' sources from an expanded `ListOffice` (`ListOffice/OfficeMlsId`), read after the
+    /// listing's own fields.
+    private var officeNavigation: [String: [String]] {
+        guard entity == .listing, let navigation = table.navigations.first(where: {
+            $0.name == "ListOffice" && !$0.isCollection
+        }) else { return [:] }
+        let target = targetTable(navigation)
+        func source(_ names: [String]) -> [String] {
+            guard let target else { return ["ListOffice/" + names[0]] }
+            var matcher = FieldMatcher(fields: target.fields)
+            return matcher.claim(ColumnRule("", names, .text))?.map { "ListOffice/" + $0.name } ?? []
+        }
+        return ["list_office_mls_id": source(["OfficeMlsId"]), "list_office_name": source(["OfficeName"])]
     }
 
     // MARK: - Planning
@@ -154,44 +225,60 @@ package struct StarterMapping: Sendable {
         return result
     }
 
-    /// The agent of an expanded navigation property (`ListAgent`), its fields read as `ListAgent/MemberMlsId`.
-    private func navigationAgent(_ name: String, link: String) -> Agent? {
-        guard let navigation = table.navigations.first(where: { $0.name == name && !$0.isCollection }) else {
-            return nil
-        }
+    /// The entity type a navigation property leads to, if the document holds it.
+    private func targetTable(_ navigation: MetadataTable.Navigation) -> MetadataTable? {
         let targetName = navigation.target.split(separator: ".").last.map(String.init) ?? navigation.target
-        let target = document.tables.first { $0.qualifiedNames.contains(navigation.target) }
+        return document.tables.first { $0.qualifiedNames.contains(navigation.target) }
             ?? document.tables.first { $0.resource == targetName }
-        var fields: [Field] = []
-        if let target {
-            var matcher = FieldMatcher(fields: target.fields)
-            for rule in ColumnRule.agent {
-                guard let found = matcher.claim(rule) else { continue }
-                var agentRule = rule
-                agentRule.required = false
-                fields.append(field(agentRule, found, pathPrefix: name + "/"))
-            }
-        } else {
-            for rule in ColumnRule.agent {
-                let sources = (rule.readsAll ? rule.names : [rule.names[0]]).map { "\(name)/\($0)" }
-                fields.append(Field(column: rule.column, sources: sources, type: rule.type))
-            }
-        }
-        guard fields.first?.column == "agent_mls_id" else { return nil }
-        return Agent(link: link, fields: fields)
     }
 
-    /// The listing agent from the listing's own `ListAgent...` fields, when it has an id and something besides.
-    private func flatListAgent(_ matcher: inout FieldMatcher) -> Agent? {
-        var probe = matcher
-        var found: [(ColumnRule, [MetadataField])] = []
-        for rule in ColumnRule.listAgent {
-            if let fields = probe.claim(rule, reusing: true) { found.append((rule, fields)) }
+    /// The agent of `role` (the listing agent, the co-listing agent): from an expanded navigation property
+    /// (`ListAgent/MemberMlsId`, its fields by the target's metadata, or the RESO Member names when the document
+    /// lacks it) and the listing's own fields (`ListAgentMlsId`, `ListAgentFullName`), each column reading the
+    /// navigation first. Nil without an id, and, from the listing's own fields alone, without a field only an agent
+    /// has (a name, a phone, an e-mail).
+    private func agent(_ role: ColumnRule.AgentRole, _ matcher: inout FieldMatcher) -> Agent? {
+        var sources: [String: [String]] = [:]
+        var templates: [String: Field] = [:]
+        if let navigation = table.navigations.first(where: { $0.name == role.navigation && !$0.isCollection }) {
+            if let target = targetTable(navigation) {
+                var targetMatcher = FieldMatcher(fields: target.fields)
+                for rule in ColumnRule.agent {
+                    guard let found = targetMatcher.claim(rule) else { continue }
+                    var agentRule = rule
+                    agentRule.required = false
+                    let made = field(agentRule, found, pathPrefix: role.navigation + "/")
+                    templates[rule.column] = made
+                    sources[rule.column] = made.sources
+                }
+            } else {
+                for rule in ColumnRule.agent {
+                    sources[rule.column] = (rule.readsAll ? rule.names : [rule.names[0]])
+                        .map { "\(role.navigation)/\($0)" }
+                    templates[rule.column] = Field(column: rule.column, sources: [], type: rule.type)
+                }
+            }
         }
-        guard found.first?.0.column == "agent_mls_id",
-              found.contains(where: { ColumnRule.agentOnlyColumns.contains($0.0.column) }) else { return nil }
-        matcher = probe
-        return Agent(link: nil, fields: found.map { field($0.0, $0.1) })
+        let fromNavigation = sources["agent_mls_id"] != nil
+        var probe = matcher
+        var flat: [String: Field] = [:]
+        for rule in role.rules {
+            guard let found = probe.claim(rule, reusing: true) else { continue }
+            flat[rule.column] = field(rule, found)
+        }
+        let flatAgent = flat["agent_mls_id"] != nil && flat.keys.contains { ColumnRule.agentOnlyColumns.contains($0) }
+        guard fromNavigation || flatAgent else { return nil }
+        if flatAgent { matcher = probe }
+        var fields: [Field] = []
+        for rule in ColumnRule.agent {
+            let flatField = flatAgent ? flat[rule.column] : nil
+            guard var made = templates[rule.column] ?? flatField else { continue }
+            made.sources = (sources[rule.column] ?? []) + (flatField?.sources ?? [])
+            guard !made.sources.isEmpty else { continue }
+            fields.append(made)
+        }
+        guard fields.first?.column == "agent_mls_id" else { return nil }
+        return Agent(link: role.link, fields: fields)
     }
 
     /// A field's type for the comment listing what goes to `extra`.

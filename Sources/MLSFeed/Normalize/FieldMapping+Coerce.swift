@@ -26,8 +26,13 @@ extension FieldMapping {
         case .latitude: value = try Coercion.coordinate(raw, limit: 90).map(Value.double)
         case .longitude: value = try Coercion.coordinate(raw, limit: 180).map(Value.double)
         case .enum:
-            guard let word = enumValues[FieldMapping.enumKey(raw)] else { throw CoercionFailure("unknown value") }
-            value = .text(word)
+            if let word = enumValues[FieldMapping.enumKey(raw)] {
+                value = .text(word)
+            } else if onUnknown == .keep {
+                value = .text(raw)
+            } else {
+                throw CoercionFailure(FieldMapping.unknownValueRule)
+            }
         }
         if let value, minimum != nil || maximum != nil, let number = value.number {
             if let minimum, number < minimum { throw CoercionFailure("below minimum \(format(minimum))") }

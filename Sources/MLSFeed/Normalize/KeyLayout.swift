@@ -10,6 +10,9 @@ struct KeyLayout {
     private(set) var agentPositions: [[[Int]]] = []
     /// Positions of fields no mapping field reads (the `extra` candidates).
     private(set) var extraPositions: [Int] = []
+    /// Whether some field (or agent field) finds more than one of its sources (or a repeated key) in the record:
+    /// only then can a value be passed over for another and need a place in `extra`.
+    private(set) var hasAlternates = false
 
     /// Whether the layout was built for some record yet (a first record without fields has the empty `keys` too).
     private var built = false
@@ -34,6 +37,9 @@ struct KeyLayout {
                 case .agent(let slot, let field): agentPositions[slot][field].append(position)
                 }
             }
+        }
+        hasAlternates = fieldPositions.contains { $0.count > 1 } || agentPositions.contains { agent in
+            agent.contains { $0.count > 1 }
         }
         // A field with several sources takes its positions in source order first (a source named twice is read once:
         // the same value, the same outcome).

@@ -9,7 +9,7 @@ package struct Normalizer: Sendable {
     /// Fingerprints records the parser did not, and recognises stored listings among them (database runs).
     package let recognizer: RawRecognizer?
     /// Which fields read each source key (the key layouts are made from it).
-    private let keyIndex: KeyIndex
+    let keyIndex: KeyIndex
     /// The index of the key field in `mapping.fields`.
     private let keyField: Int?
     /// Source keys that are multi-value lookups (`format.multi_value`): always arrays in `extra`.
@@ -21,6 +21,8 @@ package struct Normalizer: Sendable {
     /// `mapping.fields` as rules, and each embedded agent entry's fields (by its index in `embeddedAgents`).
     private let rules: [FieldRule]
     private let agentRules: [[FieldRule]]
+    /// For each embedded agent entry, whether a field of it reads more than one source.
+    private let agentAlternates: [Bool]
 
     package init(mapping: Mapping, zone: TimeZone?, recognizer: RawRecognizer? = nil, multiValue: Set<String> = [],
                 deletion: WebAPISettings.Deletion? = nil) {
@@ -35,6 +37,7 @@ package struct Normalizer: Sendable {
         self.recordAgents = mapping.recordAgents.map(\.index)
         self.rules = mapping.fields.map(FieldRule.init)
         self.agentRules = mapping.embeddedAgents.map { $0.fields.map(FieldRule.init) }
+        self.agentAlternates = mapping.embeddedAgents.map { $0.fields.contains { Set($0.sources).count > 1 } }
     }
 
     /// Coerced embedded agents by the raw fingerprint of their fields, with the control characters removed.
@@ -138,8 +141,18 @@ package struct Normalizer: Sendable {
                             removed: &agentRemoved)
                 }
             }
+            var extraJSON = child.extraJSON
+            if agentAlternates[child.mapping] {
+                // Nothing lost: what the agent's fields passed over goes to the agent's `extra`.
+                let byKey = KeyLayout.positions(of: child.fields.map(\.key))
+                let readers = agentRules[child.mapping].map { KeyLayout.positions($0.field, in: byKey) }
+                let unchosen = Self.unchosen(readers, in: child.fields) { candidate in
+                    readers.filter { $0.contains(candidate) }
+                }
+                extraJSON = JSONText.adding(unchosen.map { child.fields[$0] }, to: extraJSON)
+            }
             result.append(CoercedAgent(mapping: child.mapping, outcomes: outcomes, fingerprint: fingerprint,
-                                       extraJSON: child.extraJSON))
+                                       extraJSON: extraJSON))
         }
         return result
     }
@@ -196,6 +209,10 @@ package struct Normalizer: Sendable {
                                        removedCharacters: removed)
             record.isDeletion = true
             return record
+        }
+        if layout.hasAlternates {
+            let unchosen = unchosenPositions(raw, layout)
+            if !unchosen.isEmpty { Self.addUnchosen(unchosen, of: &raw, layout: layout, extra: &extra) }
         }
         if !multiValue.isEmpty, extra.contains(where: { multiValue.contains($0.key) }) {
             // Multi-value lookups are arrays in every record, one value or many.

@@ -19,8 +19,12 @@ struct PathPlan: Sendable {
         var attribute: Int32?
         /// For a plain name: the record's attribute of that name, read when no child element has the name.
         var fallbackAttribute: Int32?
+        /// How many elements above the one it is read from the path starts (its leading `..` steps).
+        var up = 0
+        /// The path reads the name of the element it reaches (`name()`).
+        var readsName = false
         /// Reads the element itself (`.`).
-        var isSelf: Bool { steps.isEmpty && attribute == nil }
+        var isSelf: Bool { steps.isEmpty && attribute == nil && up == 0 && !readsName }
     }
 
     /// An `embedded_agents` entry with `each:`: every element it matches (and `where` admits) is one child record.
@@ -80,12 +84,18 @@ struct PathPlan: Sendable {
         private(set) var entries: [Int32] = []
         /// Paths whose first step is `*`.
         private(set) var anyName: [Int32] = []
-        /// Paths without steps (the element itself, or one of its attributes).
+        /// Paths without steps (the element itself, its name, or one of its attributes).
         private(set) var noSteps: [Int32] = []
+        /// Paths that start above the element (`..`).
+        private(set) var upward: [Int32] = []
 
         init(_ paths: [Path] = []) {
             var byName: [[Int32]] = []
             for (index, path) in paths.enumerated() {
+                guard path.up == 0 else {
+                    upward.append(Int32(index))
+                    continue
+                }
                 guard let first = path.steps.first else {
                     noSteps.append(Int32(index))
                     continue
@@ -141,7 +151,8 @@ struct PathPlan: Sendable {
                                   predicate: predicate))
             }
             return Path(text: text, steps: steps, attribute: path.attribute.map(intern),
-                        fallbackAttribute: path.isPlainName ? intern(path.steps[0].name) : nil)
+                        fallbackAttribute: path.isPlainName ? intern(path.steps[0].name) : nil, up: path.up,
+                        readsName: path.readsName)
         }
         var seen = Set<String>()
         let agentsFromRecord = mapping.embeddedAgents.filter { $0.each == nil }.flatMap(\.fields)
@@ -166,5 +177,10 @@ struct PathPlan: Sendable {
         }
         alwaysArrays = Set(multiValue.map(intern))
         firstSteps = FirstSteps(paths)
+        readsAncestors = paths.contains { $0.up > 0 }
+            || groups.contains { group in group.paths.contains { $0.up > group.each.steps.count } }
     }
+
+    /// Whether a path reaches the elements around the record (their names and attributes must be kept).
+    private(set) var readsAncestors = false
 }

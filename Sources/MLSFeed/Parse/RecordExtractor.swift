@@ -24,29 +24,46 @@ struct RecordExtractor: Sendable {
         }
     }
 
-    /// A path's matches: element nodes, or attributes (indexes into `forest.attributes`).
+    /// A path's matches: element nodes, attributes (indexes into `forest.attributes`), an element's name
+    /// (`name()`), or a value read from an element around the record (its name or an attribute).
     private enum Match {
         case node(Int32)
         case attribute(Int32)
+        case name(Int32)
+        case outside(String)
     }
 
-    /// The record rooted at `root`, at `position` with `ordinal`; adds to `counts`.
+    /// Where a path read from an element starts: the element's ancestors inside the record (`chain`, the record
+    /// first) and the elements around the record (`ancestors`, outermost first), for its `..` steps.
+    private struct Above {
+        var chain: [Int32] = []
+        var ancestors: [RecordAncestor]
+    }
+
+    /// The record rooted at `root`, at `position` with `ordinal`, inside `ancestors` (the elements around it that
+    /// the reader kept, outermost first); adds to `counts`.
     func extract(_ forest: RecordForest, root: Int32, position: SourcePosition, ordinal: Int,
-                 counts: inout Counts) -> RawRecord {
+                 ancestors: [RecordAncestor] = [], counts: inout Counts) -> RawRecord {
         var json = ForestJSON(forest: forest, root: root, alwaysArrays: plan.alwaysArrays)
         var children: [RawChild] = []
         // Repeated elements first: the ones an entry takes are left out of the record's own paths and extra.
         for group in plan.groups {
-            for case .node(let element) in matches(group.each, in: forest, from: root)
-            where admits(group, element, forest) {
+            func take(_ element: Int32, chain: [Int32]) {
+                guard admits(group, element, forest) else { return }
                 var childJSON = ForestJSON(forest: forest, root: element, alwaysArrays: plan.alwaysArrays)
-                let fields = read(group.paths, group.firstSteps, in: forest, from: element, json: &childJSON,
-                                  counts: nil)
+                let fields = read(group.paths, group.firstSteps, in: forest, from: element,
+                                  above: Above(chain: chain, ancestors: ancestors), json: &childJSON, counts: nil)
                 children.append(RawChild(mapping: group.index, fields: fields, extraJSON: childJSON.object()))
                 json.skip(element)
             }
+            if group.firstSteps.upward.isEmpty {
+                for case .node(let element) in matches(group.each, in: forest, from: root) { take(element, chain: []) }
+            } else {
+                for (element, chain) in chained(group.each, in: forest, from: root) { take(element, chain: chain) }
+            }
         }
-        let fields = read(plan.paths, plan.firstSteps, in: forest, from: root, json: &json, counts: &counts)
+        let fields = read(plan.paths, plan.firstSteps, in: forest, from: root, above: Above(ancestors: ancestors),
+                          json: &json, counts: &counts)
         var record = RawRecord(fields: fields, position: position, ordinal: ordinal, extraJSON: json.object(),
                                children: children)
         record.tree = RecordTreeReference(forest: forest, root: root)
@@ -64,7 +81,8 @@ struct RecordExtractor: Sendable {
     /// The fields `paths` read from `element` (first matches), marking what they read as consumed in `json`.
     /// One pass over the element's children serves every path (`firstSteps` says which paths a child may start).
     private func read(_ paths: [PathPlan.Path], _ firstSteps: PathPlan.FirstSteps, in forest: RecordForest,
-                      from element: Int32, json: inout ForestJSON, counts: UnsafeCounts?) -> [RawField] {
+                      from element: Int32, above: Above, json: inout ForestJSON,
+                      counts: UnsafeCounts?) -> [RawField] {
         withUnsafeTemporaryAllocation(of: Found.self, capacity: paths.count) { found in
             found.initialize(repeating: Found())
             defer { found.deinitialize() }
@@ -86,6 +104,33 @@ struct RecordExtractor: Sendable {
                 _ = visit(path, step: 0, node: element, forest: forest, reached: &found[Int(index)].reached) { match in
                     found[Int(index)].first = match
                     return false
+                }
+            }
+            for index in firstSteps.upward {
+                let path = paths[Int(index)]
+                let chain = above.chain
+                if path.up <= chain.count {
+                    // Up to an element of the record, and down its steps from there.
+                    _ = visit(path, step: 0, node: chain[chain.count - path.up], forest: forest,
+                              reached: &found[Int(index)].reached) { match in
+                        if found[Int(index)].first == nil {
+                            found[Int(index)].first = match
+                            return true
+                        }
+                        found[Int(index)].repeated = true
+                        return false
+                    }
+                    continue
+                }
+                // Around the record: the name or an attribute of an element the reader kept.
+                let outside = above.ancestors.count - (path.up - chain.count)
+                guard outside >= 0, path.steps.isEmpty else { continue }
+                let ancestor = above.ancestors[outside]
+                if path.readsName {
+                    found[Int(index)].first = .outside(forest.names[Int(ancestor.name)])
+                } else if let name = path.attribute,
+                          let attribute = ancestor.attributes.first(where: { $0.name == name }) {
+                    found[Int(index)].first = .outside(attribute.value)
                 }
             }
             var child = forest.nodes[Int(element)].firstChild
@@ -112,6 +157,8 @@ struct RecordExtractor: Sendable {
                 switch first {
                 case .node(let node):
                     fields.append(RawField(path.text, forest.value(of: node)))
+                    // A path from above may reach outside the element's tree: what it reads stays where it is.
+                    guard path.up == 0 else { continue }
                     // The path read the element's text: a bare leaf goes whole, else its attributes and children stay.
                     let read = forest.nodes[Int(node)]
                     if read.firstChild < 0 && read.attributeCount == 0 && node != element {
@@ -121,7 +168,11 @@ struct RecordExtractor: Sendable {
                     }
                 case .attribute(let attribute):
                     fields.append(RawField(path.text, forest.attributeValue(forest.attributes[Int(attribute)])))
-                    json.skip(attribute: attribute)
+                    if path.up == 0 { json.skip(attribute: attribute) }
+                case .name(let node):
+                    fields.append(RawField(path.text, forest.names[Int(forest.nodes[Int(node)].name)]))
+                case .outside(let value):
+                    fields.append(RawField(path.text, value))
                 }
             }
             return fields
@@ -129,10 +180,36 @@ struct RecordExtractor: Sendable {
     }
 
     private func read(_ paths: [PathPlan.Path], _ firstSteps: PathPlan.FirstSteps, in forest: RecordForest,
-                      from element: Int32, json: inout ForestJSON, counts: inout Counts) -> [RawField] {
+                      from element: Int32, above: Above, json: inout ForestJSON,
+                      counts: inout Counts) -> [RawField] {
         withUnsafeMutablePointer(to: &counts) { pointer in
-            read(paths, firstSteps, in: forest, from: element, json: &json, counts: UnsafeCounts(pointer: pointer))
+            read(paths, firstSteps, in: forest, from: element, above: above, json: &json,
+                 counts: UnsafeCounts(pointer: pointer))
         }
+    }
+
+    /// The elements `each` matches from `root`, in document order, with their ancestors inside the record, the
+    /// record first (for the entry's paths that start with `..`).
+    private func chained(_ each: PathPlan.Path, in forest: RecordForest,
+                         from root: Int32) -> [(element: Int32, chain: [Int32])] {
+        var found: [(element: Int32, chain: [Int32])] = []
+        var chain: [Int32] = []
+        func walk(_ node: Int32, step: Int) {
+            guard step < each.steps.count else {
+                found.append((node, chain))
+                return
+            }
+            chain.append(node)
+            defer { chain.removeLast() }
+            var child = forest.nodes[Int(node)].firstChild
+            while child >= 0 {
+                let current = forest.nodes[Int(child)]
+                if matches(each.steps[step], current, child, forest) { walk(child, step: step + 1) }
+                child = current.nextSibling
+            }
+        }
+        walk(root, step: 0)
+        return found
     }
 
     /// A way to count through a nested call without `inout` on an optional.
@@ -156,12 +233,16 @@ struct RecordExtractor: Sendable {
             case .attribute(let attribute):
                 let value = forest.attributes[Int(attribute)]
                 ascii = admitsASCII(forest.attributeBytes, value.valueStart, value.valueEnd)
+            case .name, .outside:
+                ascii = nil
             }
             if let ascii { return ascii }
             let text: String
             switch first {
             case .node(let node): text = forest.value(of: node)
             case .attribute(let attribute): text = forest.attributeValue(forest.attributes[Int(attribute)])
+            case .name(let node): text = forest.names[Int(forest.nodes[Int(node)].name)]
+            case .outside(let value): text = value
             }
             let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }
             return trimmed.count == condition.value.count
@@ -212,6 +293,7 @@ struct RecordExtractor: Sendable {
                        _ body: (Match) -> Bool) -> Bool {
         guard step < path.steps.count else {
             reached = true
+            if path.readsName { return body(.name(node)) }
             guard let name = path.attribute else { return body(.node(node)) }
             guard let attribute = forest.attribute(name, of: node) else { return true }
             return body(.attribute(attribute))

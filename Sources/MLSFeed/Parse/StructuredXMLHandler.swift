@@ -34,6 +34,16 @@ final class StructuredXMLHandler: RecordHandler {
 
     /// Names of the open elements outside any record, outermost first.
     @exclusivity(unchecked) private var outside: [Int32] = []
+    /// Whether a mapping path reads the elements around a record (`../name()`): their attributes are then kept,
+    /// parallel to `outside`.
+    private var readsAncestors = false
+    @exclusivity(unchecked) private var outsideAttributes: [[RecordAncestor.Attribute]] = []
+    /// Counts the changes of the elements around records (an element opened or closed outside a record), so a
+    /// record takes the last snapshot of its ancestors while they stay the same.
+    @exclusivity(unchecked) private var outsideGeneration = 0
+    /// The ancestors of the pending records, one snapshot per change, and the generation of the last one.
+    @exclusivity(unchecked) private var ancestry: [[RecordAncestor]] = []
+    @exclusivity(unchecked) private var ancestryGeneration = -1
     private let builder = RecordForestBuilder()
     /// The open record's root (in `builder`), its start position, its depth in the document and the bytes the
     /// builder held before it.
@@ -57,10 +67,14 @@ final class StructuredXMLHandler: RecordHandler {
             var ordinal: Int
             /// Why a record that was built is still a defect (its fields are read all the same and kept).
             var defect: String?
+            /// The record's ancestors in `ancestry` (-1: none kept).
+            var ancestors: Int32 = -1
         }
 
         var forest: RecordForest
         var entries: [Entry]
+        /// The elements around the records, outermost first, for paths that leave a record (`../name()`).
+        var ancestry: [[RecordAncestor]] = []
     }
 
     /// Path statistics added up by the worker threads.
@@ -97,6 +111,7 @@ final class StructuredXMLHandler: RecordHandler {
                                   intern: intern)) ?? PathPlan()
         converter = Batch.converter(plan: plan, maxRecordBytes: maxRecordBytes, statistics: statistics)
         pathTexts = plan.paths.map(\.text)
+        readsAncestors = plan.readsAncestors
     }
 
     private var pathTexts: [String] = []
@@ -144,7 +159,12 @@ final class StructuredXMLHandler: RecordHandler {
             return
         }
         outside.append(id)
-        guard isRecord() else { return }
+        if readsAncestors { outsideAttributes.append(Self.attributes(of: parser)) }
+        guard isRecord() else {
+            outsideGeneration &+= 1
+            return
+        }
+        recordAncestors = readsAncestors ? ancestorSnapshot() : -1
         let (line, column) = parser.startTagPosition
         recordPosition = SourcePosition(file: source, line: line, column: column)
         recordStartBytes = builder.byteCount
@@ -161,25 +181,26 @@ final class StructuredXMLHandler: RecordHandler {
         if let skipped = skipping {
             if depth == skipped {
                 skipping = nil
-                outside.removeLast()
+                popOutside(record: true)
             }
             return
         }
         guard let root = recordRoot else {
-            if !outside.isEmpty { outside.removeLast() }
+            if !outside.isEmpty { popOutside(record: false) }
             return
         }
         let closed = builder.close()
         checkSize(parser, recordStillOpen: closed != root)
         if recordRoot == nil {
-            if closed == root { outside.removeLast() }
+            if closed == root { popOutside(record: true) }
             return
         }
         if closed == root {
             recordRoot = nil
             parser.streamsText = false
-            outside.removeLast()
-            pending.append(Batch.Entry(root: root, position: recordPosition, ordinal: ordinal))
+            popOutside(record: true)
+            pending.append(Batch.Entry(root: root, position: recordPosition, ordinal: ordinal,
+                                       ancestors: recordAncestors))
             ordinal += 1
             // Here, between records, and not at the end of a chunk: a chunk nearly always ends inside a record, so
             // waiting for one that ends between records would hold the whole document.
@@ -244,6 +265,40 @@ final class StructuredXMLHandler: RecordHandler {
         }
     }
 
+    /// The open record's ancestors in `ancestry` (-1: none kept).
+    @exclusivity(unchecked) private var recordAncestors: Int32 = -1
+
+    /// Closes the innermost element outside a record (`record`: the record's own element, whose opening and
+    /// closing change nothing around the records).
+    private func popOutside(record: Bool) {
+        outside.removeLast()
+        guard readsAncestors else { return }
+        outsideAttributes.removeLast()
+        if !record { outsideGeneration &+= 1 }
+    }
+
+    /// The index in `ancestry` of the elements around the record just opened (the last of `outside` is the record):
+    /// a new snapshot when they changed since the last one.
+    private func ancestorSnapshot() -> Int32 {
+        if ancestryGeneration != outsideGeneration || ancestry.isEmpty {
+            let count = outside.count - 1
+            ancestry.append((0..<count).map { RecordAncestor(name: outside[$0], attributes: outsideAttributes[$0]) })
+            ancestryGeneration = outsideGeneration
+        }
+        return Int32(ancestry.count - 1)
+    }
+
+    /// The attributes of the start tag the parser is reporting.
+    private static func attributes(of parser: XMLPushParser) -> [RecordAncestor.Attribute] {
+        guard parser.attributeCount > 0 else { return [] }
+        var attributes: [RecordAncestor.Attribute] = []
+        parser.forEachAttribute { name, value in
+            let text = value.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            attributes.append(RecordAncestor.Attribute(name: Int32(name), value: text))
+        }
+        return attributes
+    }
+
     /// Whether the element just opened (the last of `outside`) is a record: its ancestors end with the record path.
     private func isRecord() -> Bool {
         guard outside.count >= recordSteps.count else { return false }
@@ -272,8 +327,9 @@ final class StructuredXMLHandler: RecordHandler {
     private func submit(inBackground: Bool) {
         guard !pending.isEmpty, let converter else { return }
         syncNames()
-        let batch = Batch(forest: builder.take(names: names), entries: pending)
+        let batch = Batch(forest: builder.take(names: names), entries: pending, ancestry: ancestry)
         pending = []
+        ancestry = []
         converter.submit(batch, count: batch.entries.count, inBackground: inBackground)
     }
 
@@ -304,8 +360,9 @@ extension StructuredXMLHandler.Batch {
             records.reserveCapacity(range.count)
             for entry in batch.entries[range] {
                 if let root = entry.root {
+                    let ancestors = entry.ancestors >= 0 ? batch.ancestry[Int(entry.ancestors)] : []
                     var record = extractor.extract(batch.forest, root: root, position: entry.position,
-                                                   ordinal: entry.ordinal, counts: &counts)
+                                                   ordinal: entry.ordinal, ancestors: ancestors, counts: &counts)
                     if let defect = entry.defect { record.defect = defect }
                     records.append(record)
                 } else {

@@ -10,7 +10,7 @@ package struct RawHash: Sendable {
     /// to `NormalizationFingerprintTests` (which fails, saying so, when the outputs change and this does not).
     /// 2: fractions of a second kept, more date/time formats, exact integers, Canadian postal codes, folded enums;
     /// a partial record's content hash mixes in the mask of the columns it does not carry.
-    static let normalizationVersion = "mlsfeed-normalize-3"
+    static let normalizationVersion = "mlsfeed-normalize-4"
 
     /// The configuration part of every fingerprint.
     package let seed: UInt64

@@ -93,6 +93,7 @@ package struct Validator: Sendable {
         var ordered = [Value?](repeating: nil, count: mapping.entity.columns.count)
         var reasons: [RejectReason] = []
         var issues = IssueTally()
+        var invalid: [RawField] = []
         var absent: UInt64 = 0
         // Fields and outcomes read in place, not copied.
         mapping.fields.withUnsafeBufferPointer { fields in
@@ -105,7 +106,8 @@ package struct Validator: Sendable {
                         continue
                     }
                     if case .absent = outcomes[i] { absent |= 1 << UInt64(fieldColumns[i]) }
-                    ordered[fieldColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &issues)
+                    ordered[fieldColumns[i]] = resolve(fields[i], outcomes[i], reasons: &reasons, issues: &issues,
+                                                       invalid: &invalid)
                 }
             }
         }
@@ -113,7 +115,8 @@ package struct Validator: Sendable {
             // The key is the first column of every entity.
             let key: String? = if case .text(let k)? = ordered[0] { k } else { nil }
             for reason in reasons {
-                out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue)
+                out.rejectReasons.add(field: reason.field, rule: reason.rule, example: reason.rawValue,
+                                      byValue: reason.rule == FieldMapping.unknownValueRule)
             }
             out.rejects.append(Reject(entity: mapping.entity, key: key, position: record.raw.position,
                                       ordinal: record.raw.ordinal, reasons: reasons, raw: record.raw.fields,
@@ -132,11 +135,14 @@ package struct Validator: Sendable {
         // Only a record read without warnings may be recognised next time: a recognised one is not read again,
         // and its warnings would go uncounted.
         let clean = issues.isEmpty && record.removedCharacters == 0
-        let extraJSON = record.raw.extraJSON
-        out.records.append(NormalizedRecord(entity: mapping.entity, columns: ordered, extra: record.extra,
+        var extra = record.extra
+        var extraJSON = record.raw.extraJSON
+        // Nothing lost: the text of a bad value the row does not hold goes to `extra` (`_invalid.<column>`).
+        if !invalid.isEmpty { Self.add(invalid, to: &extra, json: &extraJSON) }
+        out.records.append(NormalizedRecord(entity: mapping.entity, columns: ordered, extra: extra,
                                             position: record.raw.position, ordinal: record.raw.ordinal,
                                             contentHash: ContentHash.of(mapping.entity, columns: ordered,
-                                                                        extra: record.extra, absent: absent,
+                                                                        extra: extra, absent: absent,
                                                                         extraJSON: extraJSON),
                                             rawHash: clean ? record.raw.rawHash : nil, absent: absent,
                                             extraJSON: extraJSON))
@@ -150,8 +156,9 @@ package struct Validator: Sendable {
         var columns = [Value?](repeating: nil, count: mapping.entity.columns.count)
         for (index, field) in mapping.fields.enumerated()
         where fieldColumns[index] == 0 || fieldColumns[index] == Column.listingModificationIndex {
+            var invalid: [RawField] = []
             columns[fieldColumns[index]] = resolve(field, record.outcomes[index], reasons: &reasons, issues: &issues,
-                                                   lenient: fieldColumns[index] != 0)
+                                                   invalid: &invalid, lenient: fieldColumns[index] != 0)
         }
         guard reasons.isEmpty, columns[0] != nil else {
             if reasons.isEmpty {
@@ -178,8 +185,11 @@ package struct Validator: Sendable {
                             agents: inout Agents) {
         var reasons: [RejectReason] = []
         var issues = IssueTally()
+        var invalid: [RawField] = []
         let key = keyField.flatMap { field in
-            record.outcomes.first.flatMap { resolve(field, $0, reasons: &reasons, issues: &issues) }
+            record.outcomes.first.flatMap {
+                resolve(field, $0, reasons: &reasons, issues: &issues, invalid: &invalid)
+            }
         }
         guard let key else {
             if reasons.isEmpty {
@@ -252,28 +262,34 @@ package struct Validator: Sendable {
     private func embeddedAgent(_ coerced: CoercedAgent, issues: inout IssueTally) -> NormalizedRecord? {
         var ordered = [Value?](repeating: nil, count: Entity.agent.columns.count)
         var reasons: [RejectReason] = []
+        var invalid: [RawField] = []
         let columns = agentColumns[coerced.mapping]
         mapping.embeddedAgents[coerced.mapping].fields.withUnsafeBufferPointer { fields in
             for i in fields.indices {
                 ordered[columns[i]] = resolve(fields[i], coerced.outcomes[i], reasons: &reasons, issues: &issues,
-                                              prefix: "agent.", lenient: true)
+                                              invalid: &invalid, prefix: "agent.", lenient: true)
             }
         }
         // The agent id is the first column; an agent without one is known by its email.
         if ordered[0] == nil, let email = ordered[Column.agentEmailIndex] { ordered[0] = email }
         guard ordered[0] != nil else { return nil }
-        let extraJSON = coerced.extraJSON.flatMap { $0 == Array("{}".utf8) ? nil : $0 }
-        return NormalizedRecord(entity: .agent, columns: ordered, extra: [],
+        var extra: [RawField] = []
+        var extraJSON = coerced.extraJSON
+        if !invalid.isEmpty { Self.add(invalid, to: &extra, json: &extraJSON) }
+        if extraJSON == Array("{}".utf8) { extraJSON = nil }
+        return NormalizedRecord(entity: .agent, columns: ordered, extra: extra,
                                 position: SourcePosition(file: "", line: 0, column: 0), ordinal: 0,
-                                contentHash: ContentHash.of(.agent, columns: ordered, extra: [], extraJSON: extraJSON),
+                                contentHash: ContentHash.of(.agent, columns: ordered, extra: extra,
+                                                            extraJSON: extraJSON),
                                 extraJSON: extraJSON)
     }
 
     /// The value a field ends with (nil = NULL), adding a reason when it rejects the record and an issue when a bad
-    /// optional value is dropped or a flawed value kept (`.kept`). `lenient` (embedded agents): nothing rejects; bad
-    /// values become NULL.
+    /// optional value is dropped or a flawed value kept (`.kept`); a dropped bad value's text goes to `invalid`
+    /// (`_invalid.<column>`). `lenient` (embedded agents): nothing rejects; bad values become NULL.
     private func resolve(_ field: FieldMapping, _ outcome: FieldOutcome, reasons: inout [RejectReason],
-                         issues: inout IssueTally, prefix: String = "", lenient: Bool = false) -> Value? {
+                         issues: inout IssueTally, invalid: inout [RawField], prefix: String = "",
+                         lenient: Bool = false) -> Value? {
         switch outcome {
         case .value(let value):
             return value
@@ -295,17 +311,34 @@ package struct Validator: Sendable {
             }
             return nil
         case .bad(let raw, let rule):
-            switch field.onError {
-            case .reject where !lenient:
+            // An enum word the table lacks follows `on_unknown` (`keep` never gets here: it stores the word), and
+            // is counted per value.
+            let unknown = field.type == .enum && rule == FieldMapping.unknownValueRule
+            let rejects = unknown ? field.onUnknown == .reject : field.onError == .reject
+            if rejects && !lenient {
                 reasons.append(RejectReason(field: field.name, rawValue: raw, rule: rule))
                 return nil
-            case .default where field.defaultValue != nil:
-                issues.add(field: prefix + field.name, rule: rule + ", used default", example: raw)
-                return field.defaultValue
-            default:
-                issues.add(field: prefix + field.name, rule: rule, example: raw)
-                return nil
             }
+            invalid.append(RawField(Self.invalidPrefix + field.name, TextCleaner.clean(raw).text))
+            if field.onError == .default, let fallback = field.defaultValue {
+                issues.add(field: prefix + field.name, rule: rule + ", used default", example: raw, byValue: unknown)
+                return fallback
+            }
+            issues.add(field: prefix + field.name, rule: rule, example: raw, byValue: unknown)
+            return nil
+        }
+    }
+
+    /// The `extra` key prefix of a bad value's text (`_invalid.close_price`).
+    package static let invalidPrefix = "_invalid."
+
+    /// Adds `fields` to a row's `extra`: to its JSON object when it has one (structured records, multi-value
+    /// lookups), else to its fields.
+    static func add(_ fields: [RawField], to extra: inout [RawField], json: inout [UInt8]?) {
+        if let object = json {
+            json = JSONText.adding(fields, to: object)
+        } else {
+            extra += fields
         }
     }
 

@@ -93,6 +93,93 @@ import Testing
                           ["5512002", "ActiveUnderContract", "125000.00", nil]])
     }
 
+    /// A starter from RESO Data Dictionary 2.0 style metadata loads RESO JSON payloads of every shape a server sends:
+    /// the key alone (`ListingKey`), the MLS number beside it, the listing agent as flat fields and expanded, lists
+    /// as arrays and as comma-joined text, enum members by name and by display name. Nothing is rejected; what the
+    /// columns do not hold is in `extra` (an unchosen alternate under its key, a bad value's text under
+    /// `_invalid.<column>`), and an unknown enum member is counted by value.
+    @Test func edmxStarterLoadsEveryShapeOfRESOPayload() throws {
+        let dir = try MetadataFixture.scratch("mapping-dd2")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let made = try CLI.run(["mapping", "init", "--from-metadata", MetadataFixture.url("reso-dd2.xml").path,
+                                "--output", "starter.yaml"], in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr == "")
+        try """
+            source: { id: dd2, time_zone: America/Chicago, unit: all }
+            format: { type: reso-json }
+            mapping: starter.yaml
+            """.write(to: dir.appendingPathComponent("dd2.yaml"), atomically: true, encoding: .utf8)
+        let payloads = try MetadataFixture.url("reso-dd2").path
+        let database = try TestDatabase.fresh()
+        let loaded = try CLI.run(["run", "dd2.yaml", "--input", payloads + "/*.json", "--database", database,
+                                  "--no-progress", "--summary-json", "summary.json", "--quiet"], in: dir)
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        let summary = try #require(JSONSerialization.jsonObject(
+            with: Data(contentsOf: dir.appendingPathComponent("summary.json"))) as? [String: Any])
+        #expect(summary["read"] as? Int == 10)
+        #expect(summary["rejected"] as? Int == 0)
+        #expect(summary["issues"] as? [String] == [#"listing_contract_date: 1 not a date ("TBD")"#,
+                                                   #"property_type: 1 unknown value ("Cabin")"#])
+        let db = try Connection(database)
+        #expect(try db.execute("""
+            SELECT listing_id, listing_key, standard_status, property_type, list_agent_mls_id, list_office_mls_id,
+                   list_office_name, co_list_agent_mls_id, extra::text
+            FROM listings ORDER BY listing_key
+            """).rows == [
+            ["KEY-1001", "KEY-1001", "Active", "Residential", nil, nil, nil, nil, "{}"],
+            ["KEY-1002", "KEY-1002", "Pending", "Land", nil, nil, nil, nil, "{}"],
+            ["MLS2001", "KEY-2001", "Closed", "Residential", nil, nil, nil, nil,
+             #"{"_invalid.listing_contract_date": "TBD"}"#],
+            ["MLS3001", "KEY-3001", "Active", "Residential", "AG77", "OF12", "Hill Country Realty", "AG78",
+             #"{"ListAgentKey": "MK-77"}"#],
+            ["MLS4001", "KEY-4001", "ComingSoon", "Residential", "AG90", "OF5", "Capitol Homes", nil,
+             #"{"Media": [{"MediaKey": "M1", "MediaURL": "https://media.example.com/KEY-4001/1.jpg"}], "#
+                + #""ListAgent": {"MemberKey": "MK-90"}, "ListOffice": {"OfficeKey": "OK-5"}, "#
+                + #""ListAgentEmail": "old@example.com"}"#],
+            ["MLS5001", "KEY-5001", "Active", "Residential", nil, nil, nil, nil,
+             #"{"Appliances": ["Dishwasher", "Range"], "AccessibilityFeatures": ["Accessible Approach with Ramp"]}"#],
+            ["MLS5002", "KEY-5002", "Active", "Residential", nil, nil, nil, nil,
+             #"{"Appliances": ["Range"], "AccessibilityFeatures": ["AccessibleWithRamp"]}"#],
+            ["MLS6001", "KEY-6001", "ActiveUnderContract", "ResidentialIncome", nil, nil, nil, nil, "{}"],
+            ["MLS6002", "KEY-6002", "ComingSoon", nil, nil, nil, nil, nil, #"{"_invalid.property_type": "Cabin"}"#],
+            ["MLS6003", "KEY-6003", "ActiveUnderContract", "ResidentialIncome", nil, nil, nil, nil, "{}"],
+        ])
+        #expect(try db.execute("""
+            SELECT agent_mls_id, first_name, last_name, office_mls_id, office_phone, mobile_phone, email, full_name
+            FROM agents ORDER BY 1
+            """).rows == [
+            ["AG77", nil, nil, "OF12", "(512) 555-0142", nil, "rosa.delgado@example.com", "Rosa Delgado"],
+            ["AG78", nil, nil, nil, nil, nil, nil, "Sam Ortiz"],
+            ["AG90", "Lee", "Chan", nil, nil, "(512) 555-0190", "lee.chan@example.com", nil],
+        ])
+    }
+
+    /// A RETS table without a key field: the starter is written with `from: TODO`, the command warns and exits 0,
+    /// and `mlsfeed validate` refuses the pipeline naming the placeholder.
+    @Test func aRETSTableWithoutAKeyWritesATodoThatValidateRefuses() throws {
+        let dir = try MetadataFixture.scratch("mapping-legacy")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let made = try CLI.run(["mapping", "init", "--from-metadata",
+                                MetadataFixture.url("rets-table-legacy.xml").path, "--output", "legacy.yaml"], in: dir)
+        #expect(made.status == 0)
+        #expect(made.stdout == "wrote legacy.yaml: listing mapping with 12 fields placed, 1 going to extra\n")
+        #expect(made.stderr == "warning: rets-table-legacy.xml: Property:RE has no field mapping init takes for the "
+                + "key listing_id (ListingId, MLSNumber, MLNumber, ... or a declared key): listing_id reads from TODO; "
+                + "name the feed's key there before using the mapping\n")
+        #expect(try String(contentsOf: dir.appendingPathComponent("legacy.yaml"), encoding: .utf8)
+            == (try MetadataFixture.text("rets-legacy.golden.yaml")))
+        try """
+            source: { id: legacy, time_zone: America/Denver }
+            format: { type: rets-compact }
+            mapping: legacy.yaml
+            """.write(to: dir.appendingPathComponent("legacy-pipeline.yaml"), atomically: true, encoding: .utf8)
+        let validated = try CLI.run(["validate", "legacy-pipeline.yaml"], in: dir)
+        #expect(validated.status == 2)
+        #expect(validated.stderr == "legacy.yaml:10:35: error: fields.listing_id.from: \"TODO\" marks a source left "
+                + "to fill in: name the feed's key (or path) for listing_id\n")
+    }
+
     @Test func anExistingOutputIsKeptUnlessForced() throws {
         let dir = try MetadataFixture.scratch("mapping-out")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -16,6 +16,9 @@ import YAMLConfig
         "mlsfeed-normalize-2": "54e146736c6f9a31508f39d51b4bdd2a",
         // Values too large for their column (integers, prices) became rejects; the corpus's text column has no bound.
         "mlsfeed-normalize-3": "54e146736c6f9a31508f39d51b4bdd2a",
+        // A bad optional value's text goes to `extra` (`_invalid.<column>`), as does an unchosen alternate; enum
+        // fields have `on_unknown`. The outputs now show `extra`.
+        "mlsfeed-normalize-4": "2017570a8325b7e4f7c559f01a5deb28",
     ]
 
     static let zones = ["America/Los_Angeles", "Australia/Sydney"]
@@ -76,7 +79,10 @@ import YAMLConfig
         case nil: "NULL"
         }
         let removed = out.removedCharacters > 0 ? ["\(out.removedCharacters) characters removed"] : []
-        return ([value] + out.issues.lines + removed).joined(separator: " | ")
+        let extra = out.records.first.map { record in
+            record.extraJSON.map { String(decoding: $0, as: UTF8.self) } ?? JSONText.object(record.extra)
+        }.flatMap { $0 == "{}" ? nil : ["extra " + $0] } ?? []
+        return ([value] + out.issues.lines + removed + extra).joined(separator: " | ")
     }
 
     static func digest(_ lines: [String]) -> String {

@@ -65,9 +65,10 @@ import Testing
              nil, nil, nil, nil, "217800", nil, nil, nil, nil, "Julian", "CA", "92036", nil, nil,
              nil, nil, nil, nil, "SDA4004", nil, nil, nil],
         ])
-        // The buyer's agent (Role: Buyer) is no agent row; it stays in the listing's extra.
+        // The buyer's agent (Role: Buyer) is no agent row; it stays in the listing's extra. The listing agent's
+        // office is its listing's (`../../Offices/Office`).
         #expect(try Self.agents(database) == [
-            ["SDA1001", "Maria", "Okafor", nil, nil, nil, "(619) 555-7000", "(619) 555-0134",
+            ["SDA1001", "Maria", "Okafor", nil, "SDO118", "Bayside Realty", "(619) 555-7000", "(619) 555-0134",
              "maria.okafor@example.com"],
             ["SDA2002", "Tom", "Reyes", nil, nil, nil, nil, "(858) 555-0199", "tom.reyes@example.com"],
             ["SDA4004", "Ana", "Silva", nil, nil, nil, nil, nil, nil],
@@ -82,6 +83,11 @@ import Testing
         #expect(try Connection(database).execute("""
             SELECT extra->'ListingParticipants'->'Participant'->>'Role' FROM listings WHERE listing_id = '260100002'
             """).rows == [["Buyer"]])
+        #expect(try Connection(database).execute("""
+            SELECT listing_key, extra ? 'ListingKey', extra->'Offices'->'Office'->>'OfficeKey' FROM listings
+            ORDER BY listing_id
+            """).rows == [["3yd-SDMLS-260100001", "f", "O-SDO118"], ["3yd-SDMLS-260100002", "f", nil],
+                          [nil, "f", nil]])
         #expect(try Self.extrasAreStructured(database))
     }
 
@@ -103,6 +109,26 @@ import Testing
         ])
         #expect(try Connection(database).execute("SELECT extra::text FROM listings ORDER BY listing_id").rows
             == [[#"{"Structure": {"Pool": "TRUE", "View": "FALSE"}}"#], ["{}"]])
+        // The property class, the name of the element around the listing, backs up a missing PropertyType.
+        let sample = CLI.packageRoot.appendingPathComponent("pipelines/data/rets-standard-xml.xml")
+        let classOnly = try String(contentsOf: sample, encoding: .utf8)
+            .replacingOccurrences(of: "<PropertyType>CommercialSale</PropertyType>", with: "")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("class-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try classOnly.write(to: file, atomically: true, encoding: .utf8)
+        var config = try PipelineConfig.load(
+            path: CLI.packageRoot.appendingPathComponent("pipelines/rets-standard-xml.yaml").path,
+            project: ProjectConfig(), environment: [:])
+        config.mode = .incremental
+        var options = RunOptions()
+        options.conninfo = database
+        options.input = file.path
+        let rerun = try PipelineRunner(config: config, options: options).run()
+        #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
+        #expect(try Connection(database).execute("""
+            SELECT listing_id, property_type, extra::text FROM listings ORDER BY listing_id
+            """).rows == [["SX-1001", "Residential", #"{"Structure": {"Pool": "TRUE", "View": "FALSE"}}"#],
+                          ["SX-2002", "CommercialSale", "{}"]])
         #expect(try Self.extrasAreStructured(database))
     }
 
@@ -129,6 +155,9 @@ import Testing
             SELECT extra->'Phones'->'Phone'->0->>'#text', extra->'Phones'->'Phone'->0->>'@PhoneType'
             FROM agents WHERE agent_mls_id = '1427873'
             """).rows == [["(905) 555-0102", "Fax"]])
+        #expect(try Connection(database).execute("""
+            SELECT listing_id, listing_key, extra ? '@ID' FROM listings ORDER BY listing_id
+            """).rows == [["S4419930", "20011877", "f"], ["X4362018", "19839493", "f"]])
         #expect(try Self.extrasAreStructured(database))
     }
 }

@@ -128,6 +128,65 @@ import YAMLConfig
         ])
     }
 
+    /// Nothing lost: the text of a bad value the row does not hold goes to `extra` as `_invalid.<column>` (a
+    /// listing's, and an embedded agent's own), whether the column ends NULL or with its default.
+    @Test func badValuesKeepTheirTextInExtra() throws {
+        let out = try Self.run([
+            Self.record([("mls_number", "1"), ("status", "Sold"), ("list_price", "1"), ("bedrooms", " three "),
+                         ("full_baths", "lots"), ("la_id", "AG1"), ("la_member_email", "not-an-email"), ("pool", "Y")]),
+        ])
+        try #require(out.records.count == 2)
+        #expect(out.records[0].extra == [RawField("pool", "Y"), RawField("_invalid.bedrooms_total", "three"),
+                                         RawField("_invalid.bathrooms_full", "lots")])
+        #expect(out.records[1].extra == [RawField("_invalid.email", "not-an-email")])
+        #expect(out.records[1].contentHash == ContentHash.of(.agent, columns: out.records[1].columns,
+                                                             extra: out.records[1].extra))
+    }
+
+    /// `on_unknown`: an enum word the table lacks is kept as sent, or (warn) dropped to `extra` and counted by
+    /// value, or rejects its record; the defaults follow `on_error` (`reject` for required fields, else `warn`).
+    @Test(arguments: [
+        ("", "Cabin", nil, ["_invalid.property_type=Cabin"], [#"property_type: 1 unknown value ("Cabin")"#], []),
+        (", on_unknown: keep", " Cabin ", "Cabin", [], [], []),
+        (", on_unknown: warn", "Cabin", nil, ["_invalid.property_type=Cabin"],
+         [#"property_type: 1 unknown value ("Cabin")"#], []),
+        (", on_unknown: reject", "Cabin", nil, [], [], [#"property_type: 1 unknown value ("Cabin")"#]),
+        (", default: R, on_error: default", "Cabin", "Residential", ["_invalid.property_type=Cabin"],
+         [#"property_type: 1 unknown value, used default ("Cabin")"#], []),
+        (", required: true", "Cabin", nil, [], [], [#"property_type: 1 unknown value ("Cabin")"#]),
+        (", required: true, on_unknown: keep", "Cabin", "Cabin", [], [], []),
+        (", on_unknown: warn", "r", "Residential", [], [], []),
+    ] as [(String, String, String?, [String], [String], [String])])
+    func unknownEnumWords(options: String, raw: String, stored: String?, extra: [String], issues: [String],
+                          rejects: [String]) throws {
+        let yaml = """
+            entity: listing
+            fields:
+              listing_id: { from: id, type: text, required: true }
+              property_type: { from: type, type: enum, values: { R: Residential }\(options) }
+            """
+        let mapping = try Mapping(config: ConfigNode(YAMLDocument.parse(yaml, file: "m.yaml", environment: [:]),
+                                                     file: "m.yaml"))
+        let coerced = Normalizer(mapping: mapping, zone: nil).process([Self.record([("id", "1"), ("type", raw)])])
+        let out = Validator(mapping: mapping).process(coerced)
+        #expect(out.records.first?.values["property_type"] == stored.map(Value.text))
+        #expect(out.records.first.map { $0.extra.map { "\($0.key)=\($0.value)" } } ?? [] == extra)
+        #expect(out.issues.lines == issues)
+        #expect(out.rejectReasons.lines == rejects)
+        #expect(out.rejects.first?.diagnostic == rejects.first.map { _ in
+            #"feed.xml:3:5: error: MLS 1: property_type: unknown value ("\#(raw)")"#
+        })
+    }
+
+    /// Unknown words are counted per value, in the summary and in the reasons of rejects.
+    @Test func unknownWordsAreCountedByValue() throws {
+        let out = try Self.run(["Bogus", "Teleported", "Bogus", "Sold"].enumerated().map { index, status in
+            Self.record([("mls_number", "\(index)"), ("status", status), ("list_price", "1")], ordinal: index)
+        })
+        #expect(out.rejectReasons.lines == [#"standard_status: 2 unknown value ("Bogus")"#,
+                                            #"standard_status: 1 unknown value ("Teleported")"#])
+    }
+
     /// A date written with a time of day keeps its date and is counted, and its record is not fingerprinted (a
     /// recognised copy would not be read again, and its issue would go uncounted).
     @Test func aValueKeptWithAnIssueIsUsedAndCounted() throws {
