@@ -1,5 +1,5 @@
 extension Migrations {
-    /// Migration 17: `listings.listing_key`, the RESO ListingKey (the record's key at its source) beside the MLS
+    /// Migration 15: `listings.listing_key`, the RESO ListingKey (the record's key at its source) beside the MLS
     /// number in `listing_id`. Nullable, no default: adding it rewrites nothing, and a row's content hash counts it
     /// only when it holds a value (`Entity.firstReleaseColumns`), so stored rows keep their hashes.
     static let listingKey = """

@@ -81,7 +81,7 @@ package enum Migrations {
         (12, "on-market listings index", onMarket),
         (13, "extra compressed with lz4", lz4Extra),
         (14, "replication position and key sweeps", replicationPosition),
-        (17, "listing keys", listingKey),
+        (15, "listing keys", listingKey),
     ]
 
     /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again

@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: [
         ([""], ["--help", "--version", "bench-parse", "completion", "db", "doctor", "fixtures", "help", "history",
-                "man", "mapping", "plan", "prune", "rejects", "run", "runs", "search", "validate"]),
+                "man", "mapping", "plan", "prune", "rejects", "run", "runs", "search", "sweep", "validate"]),
         (["ru"], ["run", "runs"]),
         (["run", "--mo"], ["--mode"]),
         (["run", "--mode", ""], ["full", "incremental"]),
