@@ -256,15 +256,19 @@ public final class PipelineRunner: @unchecked Sendable {
         let fetched = Locked(FetchedUnit())
         // A stage waiting for the stored listings must not outlive a stopped run.
         control.onCancel { stored.fulfil(.unavailable) }
+        // The read of the stored listings ends before the run does (a cancelled run cancels its statement), so no
+        // thread of this run is still in libpq when the process exits.
+        let storedRead = DispatchGroup()
         if let database, recognizer != nil {
             database.recognize(against: stored)
             // A failed read fails the run; the stages waiting for it go on with nothing recognised until cancelled.
-            spawn("stored", group: nil, control: control, done: { stored.fulfil(.unavailable) }) {
+            spawn("stored", group: storedRead, control: control, done: { stored.fulfil(.unavailable) }) {
                 stored.fulfil(try database.storedListings())
             }
         }
         launchStages(opened, unit: unit, sink: sink, recognizer: recognizer, state: state, control: control,
                      fetched: fetched, fetch: fetchSettings, log: log, runID: summary.runID)
+        storedRead.wait()
 
         summary.read = state.read
         summary.rejected = state.rejected
