@@ -52,7 +52,7 @@ package enum ReaderHarness {
                                      sanitize: options & 1 != 0, maxRecordBytes: setup.maxRecordBytes,
                                      maxDepth: setup.maxDepth)
         let reader = makeRecordReader(settings: settings, source: source, mapping: setup.mapping)
-        var order = RecordOrder(agents: setup.mapping?.embeddedAgents.count ?? 0)
+        var order = RecordOrder(agents: setup.mapping?.embedded.count ?? 0)
         do {
             try feed(document, sizes: sizes, to: reader) {
                 if options & 8 != 0 { order.check(reader.takeRecords()) }

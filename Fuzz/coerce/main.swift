@@ -38,7 +38,7 @@ let fields: [FieldMapping] = {
             let node = try ConfigNode.load(path: "\(folder)/\(name)", environment: [:])
             let structured = PathRules(prefixes: prefixes)
             let mapping = try (try? Mapping(config: node)) ?? Mapping(config: node, paths: structured)
-            fields += mapping.fields + mapping.embeddedAgents.flatMap(\.fields)
+            fields += mapping.fields + mapping.embedded.flatMap(\.fields)
         } catch {
             fatalError("\(error)")
         }

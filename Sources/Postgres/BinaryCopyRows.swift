@@ -75,6 +75,12 @@ package struct BinaryCopyRows {
         bytes.append(contentsOf: utf8)
     }
 
+    /// A `boolean` value.
+    package mutating func boolean(_ value: Bool) {
+        append(UInt32(1))
+        bytes.append(value ? 1 : 0)
+    }
+
     /// An `integer` (int4) value.
     package mutating func int32(_ value: Int32) {
         append(UInt32(4))

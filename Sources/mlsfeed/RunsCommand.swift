@@ -88,6 +88,9 @@ enum RunsCommand {
             ("reconciled", .bool(detail.reconciled)),
             ("matched_run", .int(detail.matchedRun)),
             ("timings", .object(detail.timings.map { ($0.stage, .number($0.seconds)) })),
+        ] + [Entity.office, .media, .openHouse].map { entity in
+            (entity.table, .object((detail.rows[entity] ?? RowCounts()).named.map { ($0.name, .int(Int64($0.value))) }))
+        } + [
             ("warnings", .array(detail.warnings.map { .string($0) })),
             ("sample_rejects", .array(detail.sampleRejects.map { .string($0) })),
             ("stored_rejects", .int(detail.storedRejects)),
@@ -117,6 +120,10 @@ enum RunsCommand {
                      + "updated \(c.updated), unchanged \(c.unchanged), stale \(c.stale), withdrawn \(c.withdrawn)")
         lines.append("  agents: inserted \(c.agentsInserted), updated \(c.agentsUpdated), "
                      + "unchanged \(c.agentsUnchanged); control characters removed \(c.removedCharacters)")
+        for entity in [Entity.office, .media, .openHouse] {
+            guard let counts = detail.rows[entity] else { continue }
+            lines.append("  \(entity.table): \(counts.summary)")
+        }
         let complete: String
         switch detail.complete {
         case true?: complete = "complete"

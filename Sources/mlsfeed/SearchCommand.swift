@@ -76,7 +76,7 @@ enum SearchCommand {
                 let withdrawn = parsed.has("include-withdrawn")
                 self = .listings({ queries, mortgage in
                     try queries.listing(source: source, listingID: id, includeWithdrawn: withdrawn, mortgage: mortgage)
-                }, SearchOutput.Extras(), limit: 0)
+                }, SearchOutput.Extras(detail: true), limit: 0)
             case "quick":
                 try SearchCommand.noPositionals(parsed, kind)
                 var quick = QuickSearch(streetNumber: try SearchCommand.required(parsed, "street-number", kind),

@@ -12,12 +12,16 @@ enum SearchOutput {
         var distance = false
         var cursor = false
         var payment = false
+        /// `search listing`: the listing's photos, open houses to come and office.
+        var detail = false
     }
 
     /// A value for JSON and CSV: text, a number (its JSON text) or null.
     enum Cell {
         case text(String)
         case number(String)
+        /// JSON text (an array of objects): as it is in JSON, as text in CSV.
+        case json(String)
         case null
 
         init(_ text: String?) { self = text.map(Cell.text) ?? .null }
@@ -106,6 +110,12 @@ enum SearchOutput {
         if extras.distance { fields.append(("distance_miles", Cell(row?.distanceMiles))) }
         if extras.cursor { fields.append(("cursor", Cell(row?.cursor))) }
         if extras.payment { fields.append(("monthly_payment", Cell(row?.monthlyPayment))) }
+        fields.append(("photo_url", Cell(row?.photoURL)))
+        if extras.detail {
+            fields += [("photos", row?.photosJSON.map(Cell.json) ?? .null),
+                       ("open_houses", row?.openHousesJSON.map(Cell.json) ?? .null),
+                       ("office_name", Cell(row?.officeRecordName)), ("office_phone", Cell(row?.officePhone))]
+        }
         return fields
     }
 
@@ -117,7 +127,7 @@ enum SearchOutput {
                 let value: String
                 switch cell {
                 case .text(let s): value = JSONText.string(s)
-                case .number(let n): value = n
+                case .number(let n), .json(let n): value = n
                 case .null: value = "null"
                 }
                 return JSONText.string(key) + ":" + value
@@ -135,7 +145,7 @@ enum SearchOutput {
         let lines = rows.map { fields in
             fields.map { _, cell -> String in
                 switch cell {
-                case .text(let s), .number(let s): return field(s)
+                case .text(let s), .number(let s), .json(let s): return field(s)
                 case .null: return ""
                 }
             }.joined(separator: ",")

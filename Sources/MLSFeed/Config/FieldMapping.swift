@@ -87,30 +87,37 @@ extension FieldMapping {
     }
 }
 
-/// A pipeline's mapping: the fields of its record entity and the agents embedded in each listing.
+/// A pipeline's mapping: the fields of its record entity and the rows embedded in each listing.
 package struct Mapping: Sendable, Hashable {
-    /// What each source record is: a listing, or (roster feeds) an agent.
+    /// What each source record is: a listing, or (roster and resource feeds) an agent, office, open house or media
+    /// row.
     package var entity: Entity
     package var fields: [FieldMapping]
-    /// Agents carried inside listing records, made into agent records: from the record's own keys
-    /// (`la_first_name`, ...) or from repeated elements (`ListingParticipants/Participant`).
-    package var embeddedAgents: [AgentMapping]
+    /// Rows carried inside listing records (agents, offices, media, open houses), in the mapping's order: from the
+    /// record's own keys (`la_first_name`, `ListOfficeName`) or from repeated elements
+    /// (`ListingParticipants/Participant`, `Media`). A raw child's `mapping` is an index here.
+    package var embedded: [EmbeddedMapping]
+    /// The repeated elements whose objects make the listing's `rooms` and `unit_types` (jsonb) columns.
+    package var rooms: String?
+    package var unitTypes: String?
     /// Source keys that hold lists (`multi_value:`, an EDMX `Collection(...)`): added to the pipeline's
     /// `format.multi_value`.
     package var multiValue: [String]
 
-    package init(entity: Entity, fields: [FieldMapping], embeddedAgents: [AgentMapping] = [],
-                 multiValue: [String] = []) {
+    package init(entity: Entity, fields: [FieldMapping], embedded: [EmbeddedMapping] = [], rooms: String? = nil,
+                 unitTypes: String? = nil, multiValue: [String] = []) {
         self.entity = entity
         self.fields = fields
-        self.embeddedAgents = embeddedAgents
+        self.embedded = embedded
+        self.rooms = rooms
+        self.unitTypes = unitTypes
         self.multiValue = multiValue
     }
 
     /// A mapping with one agent read from the record's own keys (`embedded_agent:`).
     package init(entity: Entity, fields: [FieldMapping], embeddedAgent: [FieldMapping]) {
         self.init(entity: entity, fields: fields,
-                  embeddedAgents: embeddedAgent.isEmpty ? [] : [AgentMapping(fields: embeddedAgent)])
+                  embedded: embeddedAgent.isEmpty ? [] : [EmbeddedMapping(fields: embeddedAgent)])
     }
 
     /// The source keys of the entity's key column (`mls_number` for the servlet mapping), in the mapping's order.
@@ -120,16 +127,21 @@ package struct Mapping: Sendable, Hashable {
 
     /// Every source key some field reads from the record itself: these never go to `extra`.
     package var placedKeys: Set<String> {
-        Set(fields.flatMap(\.sources) + embeddedAgents.filter { $0.each == nil }.flatMap(\.fields).flatMap(\.sources))
+        Set(fields.flatMap(\.sources) + embedded.filter { $0.each == nil }.flatMap(\.fields).flatMap(\.sources))
     }
 
     /// Whether any field needs the source's time zone.
     package var hasTimestamps: Bool {
-        (fields + embeddedAgents.flatMap(\.fields)).contains { $0.type == .timestamp }
+        (fields + embedded.flatMap(\.fields)).contains { $0.type == .timestamp }
     }
 
-    /// The embedded agents read from the record's own keys, with their index in `embeddedAgents`.
-    var recordAgents: [(index: Int, agent: AgentMapping)] {
-        embeddedAgents.enumerated().filter { $0.element.each == nil }.map { ($0.offset, $0.element) }
+    /// The embedded entries read from the record's own keys, with their index in `embedded`.
+    var recordEntries: [(index: Int, entry: EmbeddedMapping)] {
+        embedded.enumerated().filter { $0.element.each == nil }.map { ($0.offset, $0.element) }
+    }
+
+    /// The kinds of row that belong to a listing (media, open houses) the mapping embeds, as `carriedBit`s.
+    var ownedKinds: UInt8 {
+        embedded.reduce(0) { $0 | $1.entity.carriedBit }
     }
 }

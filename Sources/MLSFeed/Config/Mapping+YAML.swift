@@ -14,24 +14,37 @@ extension Mapping {
     /// `paths`: the feed has structure (nested XML), so every `from` is a path, checked here, whose prefixes must
     /// be among `paths`' prefixes; nil for flat feeds, whose `from` are plain keys.
     package init(config node: ConfigNode, paths: PathRules? = nil) throws {
-        try node.keys(allowed: ["entity", "fields", "embedded_agent", "embedded_agents", "multi_value"])
+        try node.keys(allowed: ["entity", "fields", "embedded_agent", "embedded_agents", "embedded_offices",
+                                "embedded_media", "embedded_open_houses", "rooms", "unit_types", "multi_value"])
         let entity = try node["entity"]?.oneOf(Entity.allCases.map { ($0.rawValue, $0) }) ?? .listing
         guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
         let fields = try Mapping.fields(fieldsNode, entity: entity, paths: paths)
         guard fields.contains(where: { $0.name == entity.keyColumn }) else {
             throw fieldsNode.error("the mapping must place the key column \"\(entity.keyColumn)\"")
         }
-        var agents: [AgentMapping] = []
+        if entity.belongsToListing, !fields.contains(where: { $0.name == "listing_id" }) {
+            throw fieldsNode.error("the mapping must place \"listing_id\": every \(entity.rawValue) row belongs to "
+                                   + "a listing")
+        }
+        var embedded: [EmbeddedMapping] = []
         if let agentNode = node["embedded_agent"] {
             guard entity == .listing else { throw agentNode.error("only a listing mapping can embed an agent") }
-            agents.append(AgentMapping(fields: try Mapping.fields(agentNode, entity: .agent, paths: paths)))
+            embedded.append(EmbeddedMapping(fields: try Mapping.fields(agentNode, entity: .agent, paths: paths)))
         }
-        if let list = node["embedded_agents"] {
-            guard entity == .listing else { throw list.error("only a listing mapping can embed agents") }
-            agents += try list.array().map { try AgentMapping(config: $0, paths: paths) }
+        for kind in [Entity.agent, .office, .media, .openHouse] {
+            guard let list = node[kind.embeddedKey] else { continue }
+            guard entity == .listing else { throw list.error("only a listing mapping can embed \(kind.plural)") }
+            embedded += try list.array().map { try EmbeddedMapping(kind, config: $0, paths: paths) }
         }
-        self.init(entity: entity, fields: fields, embeddedAgents: agents,
-                  multiValue: try node["multi_value"]?.stringList() ?? [])
+        var repeated: [String: String] = [:]
+        for key in ["rooms", "unit_types"] {
+            guard let pathNode = node[key] else { continue }
+            guard entity == .listing else { throw pathNode.error("only a listing mapping has \(key)") }
+            // A flat format's records have no repeated elements: the path reads nothing there.
+            repeated[key] = try EmbeddedMapping.eachPath(pathNode, key: key, paths: paths).text
+        }
+        self.init(entity: entity, fields: fields, embedded: embedded, rooms: repeated["rooms"],
+                  unitTypes: repeated["unit_types"], multiValue: try node["multi_value"]?.stringList() ?? [])
     }
 
     /// The fields under `node`; `depth`: how many elements below the record their paths are read from (an
@@ -43,7 +56,11 @@ extension Mapping {
             guard columns[name] != nil else {
                 let names = entity.columns.map(\.name)
                 let hint = Suggestion.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
-                throw fieldNode.error("\"\(name)\" is not a column of \(entity.rawValue)s\(hint)")
+                throw fieldNode.error("\"\(name)\" is not a column of \(entity.table)\(hint)")
+            }
+            if let index = entity.columnIndex[name], entity.columns[index].type == .jsonb {
+                throw fieldNode.error("\"\(name)\" is filled by the mapping's \(name): path (the repeated elements "
+                                      + "whose objects it holds), not by a field")
             }
             let field = try FieldMapping(name: name, config: fieldNode)
             if let paths, let from = fieldNode["from"] {
@@ -85,24 +102,19 @@ package struct PathRules: Sendable {
     }
 }
 
-extension AgentMapping {
-    /// Reads one `embedded_agents` entry: `{ each, where, link, fields }`.
-    init(config node: ConfigNode, paths: PathRules?) throws {
+extension EmbeddedMapping {
+    /// Reads one entry of `entity`'s embedded list: `{ each, where, link, fields }`.
+    init(_ entity: Entity, config node: ConfigNode, paths: PathRules?) throws {
         try node.keys(allowed: ["each", "where", "link", "fields"])
         guard let fieldsNode = node["fields"] else { throw node.error("missing required key \"fields\"") }
         var each: String?
         var depth = 0
         if let eachNode = node["each"] {
-            guard let paths else {
-                throw eachNode.error("\"each\" reads repeated elements: it needs a structured format (xml)")
-            }
-            let text = try eachNode.nonBlankString()
-            if let path = try? RecordPath(parsing: text),
-               path.up > 0 || path.readsName || path.attribute != nil || path.steps.isEmpty {
-                throw eachNode.error("\"each\" names elements inside the record, like ListingParticipants/Participant")
-            }
-            each = text
-            depth = try paths.check(text, at: eachNode).steps.count
+            // A flat format's records have no repeated elements: such an entry reads nothing there (a mapping
+            // shared by a RESO Web API and a RETS pipeline keeps it).
+            let path = try EmbeddedMapping.eachPath(eachNode, paths: paths)
+            each = path.text
+            depth = path.steps
         }
         var conditions: [Condition] = []
         if let whereNode = node["where"] {
@@ -117,6 +129,10 @@ extension AgentMapping {
         }
         var link: String?
         if let linkNode = node["link"] {
+            guard !entity.belongsToListing else {
+                throw linkNode.error("\"link\" fills a listing column with an agent's or office's id; \(entity.plural) "
+                                     + "belong to their listing")
+            }
             let column = try linkNode.string()
             guard let index = Column.listingIndex[column], Column.listing[index].type == .text, index > 0 else {
                 let names = Column.listing.dropFirst().filter { $0.type == .text }.map(\.name)
@@ -125,8 +141,25 @@ extension AgentMapping {
             }
             link = column
         }
-        self.init(each: each, conditions: conditions, link: link,
-                  fields: try Mapping.fields(fieldsNode, entity: .agent, paths: paths, depth: depth))
+        if entity.belongsToListing, let listingNode = fieldsNode["listing_id"] {
+            throw listingNode.error("\"listing_id\" of an embedded \(entity.rawValue) row is its listing's: leave it out")
+        }
+        self.init(entity, each: each, conditions: conditions, link: link,
+                  fields: try Mapping.fields(fieldsNode, entity: entity, paths: paths, depth: depth))
+    }
+
+    /// The path of repeated elements at `node` (`each:`, `rooms:`): elements inside the record, checked; its text
+    /// and how many steps below the record it reads.
+    static func eachPath(_ node: ConfigNode, key: String = "each", paths: PathRules?) throws
+        -> (text: String, steps: Int) {
+        let text = try node.nonBlankString()
+        if let path = try? RecordPath(parsing: text),
+           path.up > 0 || path.readsName || path.attribute != nil || path.steps.isEmpty {
+            throw node.error("\"\(key)\" names elements inside the record, like "
+                             + (key == "each" ? "ListingParticipants/Participant" : "Rooms"))
+        }
+        guard let paths else { return (text, 0) }
+        return (text, try paths.check(text, at: node).steps.count)
     }
 }
 

@@ -106,6 +106,10 @@ extension PipelineConfig {
         if let order = sourceNode["order"] { config.order = try order.oneOf([("name", .name), ("mtime", .mtime)]) }
         if let unit = sourceNode["unit"] { config.unit = try unit.oneOf(InputUnit.allCases.map { ($0.rawValue, $0) }) }
         config.fetch = try FetchSettings(config: sourceNode["http"])
+        if config.fetch.webAPI?.deletion != nil, mapping.entity != .listing, mapping.entity != .agent,
+           let deleted = sourceNode["http"]?["deleted_when"] {
+            throw deleted.error("deleted_when withdraws listings: a mapping of \(mapping.entity.table) cannot use it")
+        }
         if let deletion = config.fetch.webAPI?.deletion, case .resoJSON(var json) = config.parse.format {
             json.alsoRead.append(deletion.field)
             config.parse.format = .resoJSON(json)

@@ -1,4 +1,5 @@
-/// A typed listing or agent: canonical column values, the unmapped source keys, and where it came from.
+/// A typed row of one of the tables (`Entity`): canonical column values, the unmapped source keys, and where it came
+/// from; a listing also carries its media and open houses (`children`).
 package struct NormalizedRecord: Sendable, Hashable {
     package var entity: Entity
     /// The values in the entity's column order (`entity.columns`); nil is NULL. A stored copy (`isStored`) holds
@@ -27,6 +28,12 @@ package struct NormalizedRecord: Sendable, Hashable {
     /// A deletion (`deleted_when`): its listing is withdrawn, never inserted; `columns` holds only the key and the
     /// modification timestamp.
     package var isDeletion = false
+    /// A listing's media and open houses, in the mapping's order (document order within an entry), with the
+    /// listing's key in `listing_id` and its ordinal: they are written only with this copy of the listing.
+    package var children: [NormalizedRecord] = []
+    /// The kinds of the listing's rows its feed record carries (`Entity.carriedBit`), none included: the run
+    /// replaces the media of its listings only when its feed carries media at all.
+    package var carries: UInt8 = 0
 
     package init(entity: Entity, columns: [Value?], extra: [RawField], position: SourcePosition, ordinal: Int,
                 contentHash: String = "", rawHash: UInt64? = nil, isStored: Bool = false, absent: UInt64 = 0,
@@ -99,10 +106,10 @@ package struct NormalizedRecord: Sendable, Hashable {
         return true
     }
 
-    /// The modification timestamp (UTC canonical text) that decides which duplicate wins.
+    /// The modification timestamp (UTC canonical text) that decides which duplicate wins; nil for agents.
     package var modificationTimestamp: String? {
-        guard entity == .listing,
-              case .timestamp(let t)? = columns[isStored ? 1 : Column.listingModificationIndex] else { return nil }
+        guard let index = entity.modificationIndex,
+              case .timestamp(let t)? = columns[isStored ? 1 : index] else { return nil }
         return t
     }
 }

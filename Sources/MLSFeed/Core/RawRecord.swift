@@ -30,8 +30,11 @@ package struct RawRecord: Sendable, Hashable {
     /// A structured record's (nested XML, JSON) content that no mapping path read, as a JSON object keeping its
     /// shape; nil for flat records, whose unmapped fields are `fields` no mapping field reads.
     package var extraJSON: [UInt8]?
-    /// A structured record's repeated elements read by `embedded_agents` entries with `each:`, in document order.
+    /// A structured record's repeated elements read by embedded entries with `each:` (and `rooms:`, `unit_types:`),
+    /// in entry order, document order within an entry.
     package var children: [RawChild] = []
+    /// The groups (`RawChild.bit(of:)`) whose `each:` matched in the record, an empty list (`"Media": []`) included.
+    package var matchedGroups: UInt64 = 0
     /// The whole structured record, kept for a reject's raw content.
     var tree: RecordTreeReference?
     /// Set when `fields` are still in the parse stage's text (flat formats): `FieldSplitter` splits them.
@@ -57,9 +60,10 @@ package struct RawRecord: Sendable, Hashable {
     }
 }
 
-/// One repeated element of a structured record that an `embedded_agents` entry reads: one agent's raw content.
+/// One repeated element of a structured record that an embedded entry reads: one row's raw content (an agent, an
+/// office, a photo, an open house; a room or unit type, read whole).
 package struct RawChild: Sendable, Hashable {
-    /// The entry's index in `Mapping.embeddedAgents`.
+    /// The entry's index in `Mapping.embedded`, or `roomsMapping`, `unitTypesMapping`.
     package var mapping: Int
     /// The entry's paths that matched, keyed by the path as written.
     package var fields: [RawField]
@@ -70,6 +74,16 @@ package struct RawChild: Sendable, Hashable {
         self.mapping = mapping
         self.fields = fields
         self.extraJSON = extraJSON
+    }
+
+    /// The `mapping` of a room's element (`Mapping.rooms`) and of a unit type's (`Mapping.unitTypes`).
+    package static let roomsMapping = -1
+    package static let unitTypesMapping = -2
+
+    /// The bit of `RawRecord.matchedGroups` for the group of `mapping` (rooms and unit types first).
+    package static func bit(of mapping: Int) -> UInt64 {
+        let slot = mapping >= 0 ? mapping + 2 : -mapping - 1
+        return slot < 64 ? 1 << UInt64(slot) : 0
     }
 }
 

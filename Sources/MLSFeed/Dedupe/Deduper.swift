@@ -1,10 +1,12 @@
-/// The dedupe stage: one listing per MLS number (newest wins, via a bounded window) and one agent per agent id.
+/// The dedupe stage: one record of the pipeline's entity per key (a listing per MLS number, an office, open house
+/// or photo of a resource feed per its key; newest wins, via a bounded window), and one agent or office per key.
 ///
 /// Output is held back by up to `hold` items, so when a newer copy supersedes one still held, the older copy is
 /// dropped right here and never leaves the stage: a dry run's output then has one row per MLS number and the
 /// merge has fewer duplicates to resolve. Copies that already left are resolved by the loader's merge.
-/// Agents are few (thousands) but repeat in every listing that names them, so they are deduped exactly: an agent
-/// is passed on when first seen and again only if its content changed.
+/// Agents and offices are few (thousands) but repeat in every listing that names them, so they are deduped exactly:
+/// one is passed on when first seen and again only if its content changed (an agent roster's records too). A
+/// listing's media and open houses travel inside it, and go where it goes.
 package struct Deduper: Sendable {
     /// An item moving through the stage in feed order.
     package enum Item: Sendable {
@@ -13,7 +15,10 @@ package struct Deduper: Sendable {
     }
 
     private var window: DedupeWindow
-    private var agents: [String: String] = [:]
+    /// Per entity of the rows deduped exactly (agents, offices), key → content hash of the last passed on.
+    private var shared: [Entity: [String: String]] = [:]
+    /// The entity deduped by the window (`primary`), unless it is `agent`.
+    private let windowed: Entity?
     private let hold: Int
     /// Held items in feed order; a dropped slot becomes nil.
     private var held: [Item?] = []
@@ -23,12 +28,15 @@ package struct Deduper: Sendable {
     /// window's tag for a listing: a newer copy finds the older one while it is held without a map of its own (one
     /// that cost two more hashes of every MLS number).
     private var released = 0
+    /// Agents and offices dropped as repeats of the last one passed on for their key.
     package private(set) var agentRepeats = 0
     /// Superseded listings dropped while still held.
     package private(set) var droppedHeld = 0
 
-    package init(windowCapacity: Int, hold: Int = 1_000) {
+    /// `primary`: the pipeline's entity (`Mapping.entity`); agents are always deduped exactly.
+    package init(windowCapacity: Int, hold: Int = 1_000, primary: Entity = .listing) {
         window = DedupeWindow(capacity: windowCapacity)
+        windowed = primary == .agent ? nil : primary
         self.hold = max(0, hold)
     }
 
@@ -59,8 +67,7 @@ package struct Deduper: Sendable {
 
     private mutating func offer(_ record: consuming NormalizedRecord) {
         guard let key = record.key else { return }
-        switch record.entity {
-        case .listing:
+        if record.entity == windowed {
             let slot = released + (held.count - heldStart)
             switch window.offer(key: key, timestamp: record.modificationTimestamp, ordinal: record.ordinal, tag: slot) {
             case .drop:
@@ -76,13 +83,11 @@ package struct Deduper: Sendable {
                 break
             }
             admit(.record(consume record))
-        case .agent:
-            if agents[key] == record.contentHash {
-                agentRepeats += 1
-            } else {
-                agents[key] = record.contentHash
-                admit(.record(consume record))
-            }
+        } else if shared[record.entity]?[key] == record.contentHash {
+            agentRepeats += 1
+        } else {
+            shared[record.entity, default: [:]][key] = record.contentHash
+            admit(.record(consume record))
         }
     }
 

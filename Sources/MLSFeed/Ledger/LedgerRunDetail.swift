@@ -13,6 +13,8 @@ package struct LedgerRunDetail: Sendable {
     package var inputs: [InputIdentity]
     /// Busy seconds per stage, in pipeline order (fetch, parse, normalize, validate, dedupe, load).
     package var timings: [Timing]
+    /// What the run did to `offices`, `media` and `open_houses` (kept in `timings` as `media.inserted`, ...).
+    package var rows: [Entity: RowCounts] = [:]
     package var warnings: [String]
     /// The first rejects, compiler-style.
     package var sampleRejects: [String]
@@ -44,7 +46,23 @@ package struct LedgerRunDetail: Sendable {
                           lastModified: $0.last_modified)
         }
         let order = StageSettings.stageNames
-        timings = try (row.json("timings", as: [String: Double].self) ?? [:])
+        let stored = try row.json("timings", as: [String: Double].self) ?? [:]
+        for (key, value) in stored where key.contains(".") {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            guard let entity = Entity.allCases.first(where: { $0.table == parts[0] }) else { continue }
+            var counts = rows[entity] ?? RowCounts()
+            let count = Int(value)
+            switch parts[1] {
+            case "inserted": counts.inserted = count
+            case "updated": counts.updated = count
+            case "unchanged": counts.unchanged = count
+            case "stale": counts.stale = count
+            case "deleted": counts.deleted = count
+            default: continue
+            }
+            rows[entity] = counts
+        }
+        timings = stored.filter { !$0.key.contains(".") }
             .map { Timing(stage: $0.key, seconds: $0.value) }
             .sorted { (order.firstIndex(of: $0.stage) ?? order.count, $0.stage)
                 < (order.firstIndex(of: $1.stage) ?? order.count, $1.stage) }

@@ -26,6 +26,18 @@ package struct LoadOptions: Sendable, Hashable {
     /// Its ledger row's mode is `sweep`.
     package var sweep = false
 
+    /// The pipeline's entity (`Mapping.entity`): what its records are, and the merge they take.
+    package var entity: Entity = .listing
+    /// The kinds of row its listings embed (`Mapping.embedded`): agents, offices, media, open houses.
+    package var embedded: Set<Entity> = []
+    /// The tables besides `listings` and `agents` the run stages rows of (made at its start).
+    var stagedEntities: [Entity] {
+        [Entity.office, .openHouse, .media].filter { $0 == entity || embedded.contains($0) }
+    }
+    /// Whether the run's listings carry rows of their own (media, open houses).
+    var ownsChildren: Bool {
+        entity == .listing && embedded.contains { $0.belongsToListing }
+    }
     /// The mode the ledger records: `incremental`, `full` or `sweep`.
     package var recordedMode: String { sweep ? "sweep" : mode.rawValue }
 

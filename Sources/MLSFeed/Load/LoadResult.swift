@@ -1,4 +1,4 @@
-/// What a committed load did: listing counts, plus the agents merged alongside them.
+/// What a committed load did: listing counts, plus the agents, offices, media and open houses merged alongside them.
 public struct LoadResult: Sendable, Hashable {
     public var runID: Int64
     /// Listings new to the source.
@@ -22,6 +22,8 @@ public struct LoadResult: Sendable, Hashable {
     public var agentsInserted = 0
     public var agentsUpdated = 0
     public var agentsUnchanged = 0
+    /// What the run did to `offices`, `media` and `open_houses` (only the tables it wrote rows of).
+    package var rows: [Entity: RowCounts] = [:]
     /// The dump's as-of time (UTC, canonical): its header time, else its newest modification timestamp, else the
     /// time it was loaded.
     package var asOf: String?

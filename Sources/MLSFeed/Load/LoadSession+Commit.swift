@@ -152,14 +152,18 @@ extension LoadSession {
                 """).rows.first?.first.flatMap { $0 } ?? ""
         }
         result.asOf = asOf
+        // A resource feed's dumps (offices, open houses, media) are compared with its own pipeline's only: another
+        // table's as-of time says nothing about them.
+        let pipeline = options.entity == .listing || options.entity == .agent ? nil : options.pipeline
         let earlier = try data.execute("""
             SELECT to_char(max(as_of) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
                    (SELECT id FROM ingest_runs r
                     WHERE r.source = $1 AND r.status = 'succeeded' AND r.reconciled AND r.id <> $2
-                      AND r.as_of > $3::timestamptz
+                      AND r.as_of > $3::timestamptz AND ($4::text IS NULL OR r.pipeline = $4)
                     ORDER BY r.as_of DESC, r.id DESC LIMIT 1)
             FROM ingest_runs WHERE source = $1 AND status = 'succeeded' AND id <> $2
-            """, [options.source, String(runID), asOf]).rows.first
+              AND ($4::text IS NULL OR pipeline = $4)
+            """, [options.source, String(runID), asOf, pipeline]).rows.first
         let sourceAsOf = earlier?[0] ?? nil
         var withdraw = verdict.withdraw
         if let note = verdict.note { result.notes.append(note) }
@@ -175,12 +179,93 @@ extension LoadSession {
     /// `search`: the withdrawal's candidates looked for beside the merge (`GoneSearch`), if any.
     private func merge(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
                        into result: inout LoadResult) throws {
-        if let load = firstLoad {
-            try mergeFirstLoad(data, load, into: &result)
-        } else {
-            try mergeListings(data, plan: plan, search: search, into: &result)
+        switch options.entity {
+        case .office, .openHouse, .media:
+            try data.settleCopies()
+            try mergeResource(options.entity, data, plan: plan, into: &result)
+        case .listing, .agent:
+            if let load = firstLoad {
+                try mergeFirstLoad(data, load, plan: plan, into: &result)
+            } else {
+                try mergeListings(data, plan: plan, search: search, into: &result)
+                if options.ownsChildren { try mergeChildren(data, plan: plan, firstLoad: false, into: &result) }
+            }
         }
-        try mergeAgents(data, into: &result)
+        try mergeShared(.agent, data, into: &result)
+        if options.entity == .listing && options.embedded.contains(.office) {
+            try mergeShared(.office, data, into: &result)
+        }
+    }
+
+    /// Merges the media and open houses of the listings whose copy the run's merge kept (`written_listings`): each
+    /// such listing's rows become exactly those its copy lists (upserted by key; its other rows deleted), for the
+    /// kinds some record of the feed carries at all. Recognised and stale copies leave their listing's rows alone.
+    func mergeChildren(_ data: Connection, plan: Reconciliation, firstLoad: Bool,
+                       into result: inout LoadResult) throws {
+        let kinds = [Entity.media, .openHouse].filter { options.embedded.contains($0) && carried & $0.carriedBit != 0 }
+        guard !kinds.isEmpty else { return }
+        let source = options.source
+        let run = String(runID)
+        let written = MergeStatements.writtenListings(firstLoad: firstLoad, afterEarlyMerges: mergedEarly)
+        if stagedListings > 0 {
+            try data.execute(written, firstLoad ? [source] : [source, run, plan.asOf, plan.sourceAsOf])
+        } else {
+            try data.execute("CREATE TEMP TABLE written_listings (listing_id text, ordinal bigint) ON COMMIT DROP")
+        }
+        try data.execute("CREATE INDEX ON written_listings (listing_id)")
+        try data.execute("ANALYZE written_listings")
+        for entity in kinds {
+            var counts = result.rows[entity] ?? RowCounts()
+            let incoming = try data.execute(MergeStatements.resolveChildren(entity)).affectedRows
+            try data.execute("CREATE INDEX ON \(StagingTables.incoming(entity)) (\(entity.keyColumn))")
+            try data.execute("ANALYZE \(StagingTables.incoming(entity))")
+            counts.deleted += try count(data, MergeStatements.deleteUnlisted(entity), [source])
+            let replaced = try data.execute(MergeStatements.replaceRows(entity, checkFreshness: false), [source, run])
+            let updated = Int(replaced.value(0, "updated") ?? "") ?? 0
+            let inserted = try data.execute(MergeStatements.insertNew(entity), [source, run]).affectedRows
+            counts.updated += updated
+            counts.inserted += inserted
+            counts.unchanged += incoming - inserted - updated
+            result.rows[entity] = counts
+        }
+    }
+
+    /// Merges a resource feed's rows (offices, open houses, media) as listings are: the newest copy of each key
+    /// (then the later), written when it changed and is not older than the stored row (else `stale`); a complete
+    /// full dump then deletes the source's rows it no longer carries, under the withdraw guard.
+    private func mergeResource(_ entity: Entity, _ data: Connection, plan: Reconciliation,
+                               into result: inout LoadResult) throws {
+        let source = options.source
+        let run = String(runID)
+        var counts = RowCounts()
+        let staged = stagedRows[entity, default: 0]
+        let stored = Int(try data.execute("SELECT count(*) FROM \(entity.table) WHERE source = $1", [source])
+            .rows.first?.first.flatMap { $0 } ?? "") ?? 0
+        let incoming = try data.execute(StagingTables.resolveDuplicates(entity)).affectedRows
+        try data.execute("CREATE INDEX ON \(StagingTables.incoming(entity)) (\(entity.keyColumn))")
+        try data.execute("ANALYZE \(StagingTables.incoming(entity))")
+        result.duplicates = staged - incoming
+        if plan.withdraw && stored > 0 && !options.force {
+            try checkWithdrawGuard(distinct: incoming, active: stored, rows: entity)
+        }
+        if stored > 0 {
+            let replaced = try data.execute(MergeStatements.replaceRows(entity, checkFreshness: true), [source, run])
+            counts.updated = Int(replaced.value(0, "updated") ?? "") ?? 0
+            counts.stale = Int(replaced.value(0, "stale") ?? "") ?? 0
+            counts.inserted = try data.execute(MergeStatements.insertNew(entity), [source, run]).affectedRows
+        } else {
+            counts.inserted = try data.execute(MergeStatements.insertAll(entity), [source, run]).affectedRows
+        }
+        counts.unchanged = incoming - counts.inserted - counts.updated - counts.stale
+        if plan.withdraw && stored > 0 {
+            counts.deleted = try count(data, MergeStatements.deleteMissing(entity), [source, run, plan.asOf])
+        }
+        result.rows[entity] = counts
+    }
+
+    /// The one count `sql` returns.
+    private func count(_ data: Connection, _ sql: String, _ parameters: [String?]) throws -> Int {
+        Int(try data.execute(sql, parameters).rows.first?.first.flatMap { $0 } ?? "") ?? 0
     }
 
     private func mergeListings(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
@@ -318,27 +403,39 @@ extension LoadSession {
         return removed.rows.count
     }
 
-    private func mergeAgents(_ data: Connection, into result: inout LoadResult) throws {
+    /// Merges the agents (and the offices listings name): each column the latest value the run gave it
+    /// (`StagingTables.resolveShared`), a column it gave none keeps its stored value; no history, never withdrawn.
+    private func mergeShared(_ entity: Entity, _ data: Connection, into result: inout LoadResult) throws {
         let source = options.source
         let run = String(runID)
-        // Agents: the last record of each agent id wins; no history, never withdrawn.
-        let agents = try data.execute(StagingTables.resolveDuplicates(.agent)).affectedRows
-        try data.execute("CREATE INDEX ON incoming_agents (agent_mls_id)")
-        if try hasRows(data, "agents") {
-            let updated = try data.execute(MergeStatements.updateAgents, [source, run])
-            result.agentsUpdated = Int(updated.rows.first?.first.flatMap { $0 } ?? "") ?? 0
-            result.agentsInserted = try data.execute(MergeStatements.insertNew(.agent), [source, run]).affectedRows
+        let incoming = try data.execute(StagingTables.resolveShared(entity)).affectedRows
+        try data.execute("CREATE INDEX ON \(StagingTables.incoming(entity)) (\(entity.keyColumn))")
+        var counts = RowCounts()
+        if try hasRows(data, entity.table) {
+            counts.updated = try count(data, MergeStatements.updateShared(entity), [source, run])
+            counts.inserted = try data.execute(MergeStatements.insertNew(entity), [source, run]).affectedRows
         } else {
-            result.agentsInserted = try data.execute(MergeStatements.insertAll(.agent), [source, run]).affectedRows
+            counts.inserted = try data.execute(MergeStatements.insertAll(entity), [source, run]).affectedRows
         }
-        result.agentsUnchanged = agents - result.agentsInserted - result.agentsUpdated
+        counts.unchanged = incoming - counts.inserted - counts.updated
+        if entity == .agent {
+            (result.agentsInserted, result.agentsUpdated, result.agentsUnchanged) =
+                (counts.inserted, counts.updated, counts.unchanged)
+        } else if incoming > 0 {
+            result.rows[entity] = counts
+        }
     }
 
     /// Throws a refusal when a full dump carries fewer than `withdrawGuard` of the source's active listings (a key
-    /// sweep: when the server has fewer of them).
-    func checkWithdrawGuard(distinct: Int, active: Int) throws {
+    /// sweep: when the server has fewer of them; a resource feed, `rows`: fewer than that share of its stored rows).
+    func checkWithdrawGuard(distinct: Int, active: Int, rows entity: Entity? = nil) throws {
         guard Double(distinct) < options.withdrawGuard * Double(active) else { return }
         let share = Int((options.withdrawGuard * 100).rounded())
+        if let entity {
+            throw LoadError("full dump holds \(distinct) \(entity.table) rows, fewer than \(share)% of the \(active) "
+                + "stored for source \(options.source): refusing to delete the rest (a truncated download?); rerun "
+                + "with --force to load it anyway", kind: .refusal)
+        }
         if options.sweep {
             throw LoadError("key sweep found \(distinct) of the \(active) active listings of source "
                 + "\(options.source) on the server, fewer than \(share)%: refusing to withdraw the rest (a server "
@@ -372,7 +469,8 @@ extension LoadSession {
                   String(result.duplicates), String(result.inserted), String(result.updated),
                   String(result.unchanged), String(result.stale), String(result.withdrawn),
                   String(result.agentsInserted), String(result.agentsUpdated), String(result.agentsUnchanged),
-                  timingsJSON(totals.timings), TextArray.literal(warnings),
+                  timingsJSON(totals.timings.merging(rowCounts(result)) { stage, _ in stage }),
+                  TextArray.literal(warnings),
                   TextArray.literal(totals.sampleRejects.map { Redactor.scrub($0) }),
                   String(totals.removedCharacters), status == "unchanged" ? nil
                       : (totals.completeness.isComplete ? "true" : "false"),
@@ -391,10 +489,21 @@ extension LoadSession {
         }.joined(separator: ",") + "]"
     }
 
-    /// `{"stage": seconds, ...}` in key order.
+    /// The counts of `result.rows` as the ledger keeps them in `timings`: `media.inserted` and so on, for each
+    /// table the run wrote rows of.
+    static func rowCounts(_ result: LoadResult) -> [String: Double] {
+        var counts: [String: Double] = [:]
+        for (entity, rows) in result.rows {
+            for (name, value) in rows.named { counts[entity.table + "." + name] = Double(value) }
+        }
+        return counts
+    }
+
+    /// `{"stage": seconds, ...}` in key order; the row counts (`media.inserted`) as whole numbers.
     static func timingsJSON(_ timings: [String: Double]) -> String {
         "{" + timings.sorted { $0.key < $1.key }.map { key, seconds in
-            JSONText.string(key) + ":" + (seconds.isFinite ? String(seconds) : "0")
+            let count = key.contains(".") && seconds.isFinite ? Int(exactly: seconds) : nil
+            return JSONText.string(key) + ":" + (count.map(String.init) ?? (seconds.isFinite ? String(seconds) : "0"))
         }.joined(separator: ",") + "}"
     }
 }

@@ -8,6 +8,11 @@ import Postgres
 /// When the whole table is empty its indexes (the primary key too) are dropped before the first row and built
 /// again at commit, in the run's transaction: one sort per index beats maintaining every index row by row (as
 /// pgloader does). A failed run rolls all of it back.
+///
+/// A listing's media and open houses follow it: those of a first copy go straight into their table too, when it
+/// holds no row of the source (its indexes dropped and built again the same way when it is empty), unless their
+/// key may have been copied already (a repeat, or a false positive of `keys`): those are staged, and the merge
+/// writes them unless a repeat of their listing replaced it.
 struct FirstLoad {
     /// The MLS numbers copied so far; a false "maybe seen" only stages a record that needed no staging.
     var keys = KeyFilter()
@@ -17,6 +22,16 @@ struct FirstLoad {
     var droppedIndexes: [(name: String, definition: String)] = []
     /// The primary key constraint dropped for the load (name, definition), to add again (one sort) at commit.
     var droppedKey: (name: String, definition: String)?
+    /// The tables of a listing's rows (media, open houses) that the first copies' rows go straight into.
+    var children: [Entity: ChildTable] = [:]
+
+    /// A table of a listing's rows during a first load: the keys copied into it and the indexes dropped.
+    struct ChildTable {
+        var keys = KeyFilter()
+        var copied = 0
+        var droppedIndexes: [(name: String, definition: String)] = []
+        var droppedKey: (name: String, definition: String)?
+    }
 }
 
 extension LoadSession {
@@ -24,32 +39,49 @@ extension LoadSession {
     func firstLoadIfEmpty(_ data: Connection) throws -> FirstLoad? {
         guard try !hasRows(data, "listings") else { return nil }
         var load = FirstLoad()
-        if try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t" {
-            load.droppedIndexes = try data.execute("""
-                SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
-                FROM pg_index i WHERE i.indrelid = 'listings'::regclass AND NOT i.indisprimary
-                ORDER BY 1
-                """).rows.compactMap { row in
-                    guard let name = row[0], let definition = row[1] else { return nil }
-                    return (name, definition)
-                }
-            for index in load.droppedIndexes { try data.execute("DROP INDEX \(index.name)") }
-            // The key too: the first copies are unique by construction (`FirstLoad.keys`), and one sort at the end
-            // beats inserting a million keys into the btree one by one.
-            if let key = try data.execute("""
-                SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
-                WHERE conrelid = 'listings'::regclass AND contype = 'p'
-                """).rows.first, let name = key[0], let definition = key[1] {
-                try data.execute("ALTER TABLE listings DROP CONSTRAINT \(name)")
-                load.droppedKey = (name, definition)
-            }
+        (load.droppedIndexes, load.droppedKey) = try dropIndexesIfEmpty("listings", data)
+        for entity in [Entity.media, .openHouse] where options.embedded.contains(entity) {
+            guard try !hasRows(data, entity.table) else { continue }
+            var table = FirstLoad.ChildTable()
+            (table.droppedIndexes, table.droppedKey) = try dropIndexesIfEmpty(entity.table, data)
+            load.children[entity] = table
         }
         return load
     }
 
-    /// Copies the listings of `records` whose MLS number is new to the run straight into `listings`; returns the
-    /// indices of the records left to stage (repeats, agents, records without a content hash), in order. Updates
-    /// `firstLoad` in place (its filter is 8 MiB: a copy per batch would cost more than the batch).
+    /// Drops the indexes of `table` (the primary key too) when it holds no row at all, returning them to build
+    /// again at commit.
+    private func dropIndexesIfEmpty(_ table: String, _ data: Connection) throws
+        -> ([(name: String, definition: String)], (name: String, definition: String)?) {
+        guard try data.execute("SELECT NOT EXISTS (SELECT 1 FROM \(table))").rows.first?.first == "t" else {
+            return ([], nil)
+        }
+        let indexes: [(name: String, definition: String)] = try data.execute("""
+            SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+            FROM pg_index i WHERE i.indrelid = $1::regclass AND NOT i.indisprimary
+            ORDER BY 1
+            """, [table]).rows.compactMap { row in
+                guard let name = row[0], let definition = row[1] else { return nil }
+                return (name, definition)
+            }
+        for index in indexes { try data.execute("DROP INDEX \(index.name)") }
+        // The key too: the first copies are unique by construction (`FirstLoad.keys`), and one sort at the end
+        // beats inserting a million keys into the btree one by one.
+        var dropped: (name: String, definition: String)?
+        if let key = try data.execute("""
+            SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE conrelid = $1::regclass AND contype = 'p'
+            """, [table]).rows.first, let name = key[0], let definition = key[1] {
+            try data.execute("ALTER TABLE \(table) DROP CONSTRAINT \(name)")
+            dropped = (name, definition)
+        }
+        return (indexes, dropped)
+    }
+
+    /// Copies the listings of `records` whose MLS number is new to the run straight into `listings`, with their
+    /// media and open houses (see `FirstLoad`); returns the indices of the records left to stage (repeats, agents,
+    /// records without a content hash), in order. Updates `firstLoad` in place (its filters are 8 MiB each: a copy
+    /// per batch would cost more than the batch).
     func copyFirstCopies(_ records: [NormalizedRecord], _ data: Connection) throws -> [Int] {
         var first: [Int] = []
         var rest: [Int] = []
@@ -68,13 +100,55 @@ extension LoadSession {
         let copied = try copy(records, only: first, StagingTables.copyIntoListings, first: .source(options.source),
                               last: [runID, runID], staging: false, data)
         firstLoad?.copied += copied
+        if options.ownsChildren { try copyFirstChildren(of: records, first, data) }
         return rest
+    }
+
+    /// The media and open houses of the first copies at `indices`: straight into their table when it has no row of
+    /// the source and their key is surely new to the run, else staged (`listing_copied`).
+    private func copyFirstChildren(of records: [NormalizedRecord], _ indices: [Int], _ data: Connection) throws {
+        guard firstLoad?.children.isEmpty == false else {
+            return try stageChildren(of: records, indices, listingCopied: true, data)
+        }
+        try records.withUnsafeBufferPointer { records in
+            for entity in [Entity.media, .openHouse] where options.embedded.contains(entity) {
+                // Which rows go straight in, decided once: a key's first offer to the filter tells.
+                var straight: [(listing: Int, child: Int)] = []
+                var staged: [(listing: Int, child: Int)] = []
+                for i in indices {
+                    for (j, child) in records[i].children.enumerated() where child.entity == entity {
+                        if let key = child.key, firstLoad?.children[entity]?.keys.insert(key) == true {
+                            straight.append((i, j))
+                        } else {
+                            staged.append((i, j))
+                        }
+                    }
+                }
+                for (rows, direct) in [(straight, true), (staged, false)] where !rows.isEmpty {
+                    let sql = direct ? StagingTables.copyInto(entity) : StagingTables.copy(entity)
+                    let count = try copy(sql, count: rows.count, entity: entity,
+                                         first: direct ? .source(options.source) : .ordinal,
+                                         last: direct ? [runID, runID] : [], staging: !direct, data) { row in
+                        for (i, j) in rows {
+                            guard try row(records[i].children[j], true) else { return }
+                        }
+                    }
+                    if direct {
+                        firstLoad?.children[entity]?.copied += count
+                    } else {
+                        stagedRows[entity, default: 0] += count
+                    }
+                }
+            }
+        }
     }
 
     /// The merge of a first load: staged repeats replace the copy in `listings` when they win (newest
     /// modification timestamp, then the later record: a staged repeat is always the later one); repeats of no
-    /// copied listing are inserted. Then the dropped indexes are built again.
-    func mergeFirstLoad(_ data: Connection, _ load: FirstLoad, into result: inout LoadResult) throws {
+    /// copied listing are inserted. Then the dropped indexes are built again, and the listings' media and open
+    /// houses merged.
+    func mergeFirstLoad(_ data: Connection, _ load: FirstLoad, plan: Reconciliation,
+                        into result: inout LoadResult) throws {
         if let key = load.droppedKey {
             try data.execute("ALTER TABLE listings ADD CONSTRAINT \(key.name) \(key.definition)")
         }
@@ -101,5 +175,14 @@ extension LoadSession {
         try TestPause.index.reach(connection: data)
         #endif
         for index in load.droppedIndexes { try data.execute(index.definition) }
+        for (entity, table) in load.children.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            if let key = table.droppedKey {
+                try data.execute("ALTER TABLE \(entity.table) ADD CONSTRAINT \(key.name) \(key.definition)")
+            }
+            for index in table.droppedIndexes { try data.execute(index.definition) }
+            try data.execute("ANALYZE \(entity.table) (source, \(entity.keyColumn), listing_id)")
+            if table.copied > 0 { result.rows[entity, default: RowCounts()].inserted += table.copied }
+        }
+        try mergeChildren(data, plan: plan, firstLoad: true, into: &result)
     }
 }

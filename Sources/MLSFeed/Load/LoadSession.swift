@@ -23,6 +23,11 @@ package final class LoadSession: @unchecked Sendable {
     var stagedListingKeys = Set<Int>()
     var listingsNeedResolving = false
     var stagedAgents = 0
+    /// Rows staged of the other tables (offices, media, open houses): a listing's own, or a resource feed's.
+    var stagedRows: [Entity: Int] = [:]
+    /// The kinds of a listing's rows (`Entity.carriedBit`) some record of the feed carries: only those are replaced
+    /// for the listings the run writes (a feed without any media says nothing about its listings' media).
+    var carried: UInt8 = 0
     /// Listings recognised as unchanged copies of stored ones and sent as keys only (into `seen_listings`).
     var skippedListings = 0
     /// Whether those keys are known to be distinct (see `RecognisedKeys`).
@@ -59,8 +64,9 @@ package final class LoadSession: @unchecked Sendable {
     var jsonBuffer: [UInt8] = []
     /// The binary COPY being encoded (see `copy`); its buffer comes from a payload already sent.
     var binaryRows = BinaryCopyRows()
-    /// The most bytes a binary COPY row took so far: a new buffer is made large enough for its batch at once.
-    var payloadBytesPerRow = 0
+    /// The most bytes a binary COPY row of each table took so far: a new buffer is made large enough for its batch
+    /// at once.
+    var payloadBytesPerRow: [Entity: Int] = [:]
     /// Batches copied as text because a value had no binary form (see `copy`).
     package private(set) var textCopies = 0
     var finished = false
@@ -145,6 +151,7 @@ package final class LoadSession: @unchecked Sendable {
                 BEGIN;
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
+                \(options.stagedEntities.map { StagingTables.create($0) + ";" }.joined(separator: "\n"))
                 CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
                 CREATE TEMP TABLE deleted_listings (listing_id text NOT NULL, modification_timestamp timestamptz,
                                                     ordinal bigint NOT NULL) ON COMMIT DROP;
@@ -219,8 +226,10 @@ package final class LoadSession: @unchecked Sendable {
     /// failure is thrown by a later write, or at the latest by `commit`.
     package func write(_ records: [NormalizedRecord]) throws {
         let data = try activeData()
+        let owned = options.ownsChildren
         records.withUnsafeBufferPointer { records in
-            for index in records.indices {
+            for index in records.indices where records[index].entity == options.entity {
+                if owned { carried |= records[index].carries }
                 guard let t = records[index].modificationTimestamp else { continue }
                 if newestTimestamp.map({ Value.timestamp($0, precedes: t) }) ?? true { newestTimestamp = t }
             }
@@ -250,7 +259,7 @@ package final class LoadSession: @unchecked Sendable {
         }
         if !decidedFirstLoad {
             decidedFirstLoad = true
-            firstLoad = options.plan ? nil : try firstLoadIfEmpty(data)
+            firstLoad = options.plan || options.entity != .listing ? nil : try firstLoadIfEmpty(data)
         }
         // Indices into `staged`, not arrays of its records: a record copied into another array retains and
         // releases every reference it holds (a first load's split cost its load thread a tenth of its time).
@@ -287,10 +296,16 @@ package final class LoadSession: @unchecked Sendable {
         let listings = staged.withUnsafeBufferPointer { staged in toStage.filter { staged[$0].entity == .listing } }
         if !listings.isEmpty {
             stagedListings += try copy(staged, only: listings, StagingTables.copy(.listing), first: .ordinal, data)
+            if owned { try stageChildren(of: staged, listings, listingCopied: false, data) }
         }
         if listings.count < toStage.count {
-            let agents = staged.withUnsafeBufferPointer { staged in toStage.filter { staged[$0].entity != .listing } }
-            stagedAgents += try copy(staged, only: agents, StagingTables.copy(.agent), first: .ordinal, data)
+            let others = staged.withUnsafeBufferPointer { staged in toStage.filter { staged[$0].entity != .listing } }
+            for entity in [Entity.agent, .office, .openHouse, .media] {
+                let rows = staged.withUnsafeBufferPointer { staged in others.filter { staged[$0].entity == entity } }
+                guard !rows.isEmpty else { continue }
+                let count = try copy(staged, only: rows, StagingTables.copy(entity), first: .ordinal, data)
+                if entity == .agent { stagedAgents += count } else { stagedRows[entity, default: 0] += count }
+            }
         }
         if stagedListings - stagedAtEarlyMerge >= options.earlyMergeRows, options.earlyMergeRows > 0,
            firstLoad == nil, !options.plan {
@@ -333,27 +348,70 @@ package final class LoadSession: @unchecked Sendable {
     /// numbers, dates and timestamps; else as text, so the server judges an odd value as it always did.
     func copy(_ records: [NormalizedRecord], only indices: [Int], _ sql: String, first: StagingTables.Leading,
               last: [Int64] = [], staging: Bool = true, _ data: Connection) throws -> Int {
-        binaryRows = BinaryCopyRows(reusing: data.copyBuffer(for: indices.count * payloadBytesPerRow))
-        var binary = true
         // Through the buffer: each record borrowed, not copied (a copy retains and releases its references).
-        records.withUnsafeBufferPointer { records in
-            for i in indices where binary {
-                binary = StagingTables.append(records[i], first: first, last: last, staging: staging,
-                                              extra: &extraWriter, json: &jsonBuffer, to: &binaryRows)
+        guard let firstIndex = indices.first else { return 0 }
+        return try records.withUnsafeBufferPointer { records in
+            try copy(sql, count: indices.count, entity: records[firstIndex].entity, first: first, last: last,
+                     staging: staging, data) { row in
+                for i in indices {
+                    guard try row(records[i], false) else { return }
+                }
             }
+        }
+    }
+
+    /// Copies the `count` rows of `entity` that `rows` hands to its argument (which returns false once the rows go
+    /// as text: `rows` may stop there; it is called again for the text COPY) with `sql`, as `copy` does, each with
+    /// its `listingCopied` flag (media and open houses, see `StagingTables.staged`).
+    func copy(_ sql: String, count: Int, entity: Entity, first: StagingTables.Leading, last: [Int64] = [],
+              staging: Bool = true, _ data: Connection,
+              rows: ((NormalizedRecord, Bool) throws -> Bool) throws -> Void) throws -> Int {
+        binaryRows = BinaryCopyRows(reusing: data.copyBuffer(for: count * payloadBytesPerRow[entity, default: 0]))
+        var binary = true
+        try rows { record, listingCopied in
+            guard binary else { return false }
+            binary = StagingTables.append(record, first: first, last: last, staging: staging,
+                                          listingCopied: listingCopied, extra: &extraWriter, json: &jsonBuffer,
+                                          to: &binaryRows)
+            return binary
         }
         // Queued: the server reads these rows while the pipeline encodes the next batch.
         if binary {
-            let rows = binaryRows.count
-            payloadBytesPerRow = max(payloadBytesPerRow, binaryRows.bytes.count / max(rows, 1) + 1)
+            let copied = binaryRows.count
+            payloadBytesPerRow[entity] = max(payloadBytesPerRow[entity, default: 0],
+                                             binaryRows.bytes.count / max(copied, 1) + 1)
             try data.enqueueCopy(sql + " (FORMAT binary)", payload: binaryRows.takePayload())
-            return rows
+            return copied
         }
         textCopies += 1
         return try data.enqueueCopy(sql) { writer in
-            for i in indices {
-                try StagingTables.write(records[i], first: first, last: last, staging: staging,
-                                        extra: &extraWriter, json: &jsonBuffer, to: writer)
+            try rows { record, listingCopied in
+                try StagingTables.write(record, first: first, last: last, staging: staging,
+                                        listingCopied: listingCopied, extra: &extraWriter, json: &jsonBuffer,
+                                        to: writer)
+                return true
+            }
+        }
+    }
+
+    /// Stages the media and open houses of the listings of `records` at `indices` (with their listing's ordinal),
+    /// one COPY per table; `listingCopied`: their listing went straight into `listings` (a first load).
+    func stageChildren(of records: [NormalizedRecord], _ indices: [Int], listingCopied: Bool,
+                       _ data: Connection) throws {
+        for entity in [Entity.media, .openHouse] where options.embedded.contains(entity) {
+            try records.withUnsafeBufferPointer { records in
+                let count = indices.reduce(0) { sum, i in
+                    sum + records[i].children.reduce(0) { $0 + ($1.entity == entity ? 1 : 0) }
+                }
+                guard count > 0 else { return }
+                stagedRows[entity, default: 0] += try copy(StagingTables.copy(entity), count: count, entity: entity,
+                                                           first: .ordinal, data) { row in
+                    for i in indices {
+                        for child in records[i].children where child.entity == entity {
+                            guard try row(child, listingCopied) else { return }
+                        }
+                    }
+                }
             }
         }
     }

@@ -1,8 +1,7 @@
-/// The SQL that merges a run's resolved incoming rows into `listings` and `agents`.
+/// The SQL that merges a run's resolved incoming rows into `listings`, `agents` and the other tables.
 ///
 /// Parameters: `$1` source, `$2` run id (and for `updateListings` and `withdraw`, `$3` the dump's as-of time).
 enum MergeStatements {
-    private static var agentColumns: [String] { Column.agent.map(\.name) }
 
     /// All incoming rows (of `rows`, by default the entity's incoming table) inserted as they are: the fast path
     /// for a source with no rows yet.
@@ -10,7 +9,7 @@ enum MergeStatements {
         let columns = entity.columns.map(\.name).joined(separator: ", ")
         let bookkeeping = StagingTables.bookkeeping(entity)
         return """
-            INSERT INTO \(entity == .listing ? "listings" : "agents")
+            INSERT INTO \(entity.table)
                 (source, \(columns), extra, content_hash\(bookkeeping), first_seen_run, last_changed_run)
             SELECT $1, \(columns), extra, content_hash\(bookkeeping), $2, $2
             FROM \(rows ?? StagingTables.incoming(entity))
@@ -21,7 +20,7 @@ enum MergeStatements {
     /// `rows`: as `insertAll`'s. `afterEarlyMerges`: the listings merged during the parse are left out (see
     /// `notMergedEarly`).
     static func insertNew(_ entity: Entity, from rows: String? = nil, afterEarlyMerges: Bool = false) -> String {
-        let table = entity == .listing ? "listings" : "agents"
+        let table = entity.table
         let key = entity.keyColumn
         return insertAll(entity, from: rows) + """
 
@@ -193,23 +192,28 @@ enum MergeStatements {
         """
     }
 
-    /// Agents whose content changed are updated; a field the incoming record lacks keeps its stored value
-    /// (listing-embedded agents carry fewer fields than roster records). Returns the rows updated.
-    static let updateAgents: String = {
-        let assigned = agentColumns.filter { $0 != "agent_mls_id" }
+    /// Agents (or the offices listings name) whose content changed are updated; a field the incoming record lacks
+    /// keeps its stored value (listing-embedded agents carry fewer fields than roster records). Returns the rows
+    /// updated.
+    static func updateShared(_ entity: Entity) -> String {
+        let key = entity.keyColumn
+        let assigned = entity.columns.map(\.name).filter { $0 != key }
         return """
             WITH changed AS (
-                UPDATE agents a
+                UPDATE \(entity.table) a
                 SET (\(assigned.joined(separator: ", ")), extra, content_hash, last_changed_run) =
                     (\(assigned.map { "coalesce(i.\($0), a.\($0))" }.joined(separator: ", ")),
                      a.extra || i.extra, i.content_hash, $2)
-                FROM incoming_agents i
-                WHERE a.source = $1 AND a.agent_mls_id = i.agent_mls_id AND a.content_hash <> i.content_hash
+                FROM \(StagingTables.incoming(entity)) i
+                WHERE a.source = $1 AND a.\(key) = i.\(key) AND a.content_hash <> i.content_hash
                 RETURNING 1
             )
             SELECT count(*) FROM changed
             """
-    }()
+    }
+
+    /// `updateShared(.agent)`.
+    static let updateAgents = updateShared(.agent)
 
     /// Deletes the staged (changed) copies that lose to a recognised (unchanged, stored) copy of the same listing
     /// in `keys` (a table or CTE of `listing_id, ordinal`), by the dedupe rule: newest `modification_timestamp`,
@@ -361,7 +365,8 @@ extension MergeStatements {
     /// read (a row's `ctid`: the staging table is only ever appended to until the end's merge), and one merge's
     /// staged copies and the stored rows they replace.
     static let createEarlyMergeTables = """
-        CREATE TEMP TABLE early_merged (listing_id text NOT NULL, inserted boolean NOT NULL) ON COMMIT DROP;
+        CREATE TEMP TABLE early_merged (listing_id text NOT NULL, inserted boolean NOT NULL, ordinal bigint NOT NULL)
+            ON COMMIT DROP;
         CREATE INDEX ON early_merged (listing_id);
         CREATE TEMP TABLE early_originals (LIKE listings) ON COMMIT DROP;
         CREATE TEMP TABLE early_merge_mark (mark tid NOT NULL) ON COMMIT DROP;
@@ -436,8 +441,11 @@ extension MergeStatements {
                 RETURNING listing_id
             ),
             merged AS (
-                INSERT INTO early_merged (listing_id, inserted)
-                SELECT listing_id, false FROM changed UNION ALL SELECT listing_id, true FROM new
+                INSERT INTO early_merged (listing_id, inserted, ordinal)
+                SELECT m.listing_id, m.inserted, k.ordinal
+                FROM (SELECT listing_id, false AS inserted FROM changed
+                      UNION ALL SELECT listing_id, true FROM new) m
+                JOIN early_chunk k USING (listing_id)
             )
             SELECT (SELECT count(*) FROM changed) AS updated, (SELECT count(*) FROM new) AS inserted
             """, 2),

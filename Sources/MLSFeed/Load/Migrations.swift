@@ -82,6 +82,7 @@ package enum Migrations {
         (13, "extra compressed with lz4", lz4Extra),
         (14, "replication position and key sweeps", replicationPosition),
         (15, "listing keys", listingKey),
+        (17, "offices, open houses, media and rooms", wholeListing + "\n" + wholeListingSearch),
     ]
 
     /// `mlsfeed rejects replay`: a reject stays (the history of what happened) and names the run that fed it again

@@ -28,7 +28,13 @@ struct ColumnRule: Sendable {
 
     /// The rules of `entity`'s columns, in column order.
     static func rules(for entity: Entity) -> [ColumnRule] {
-        entity == .listing ? listing : agent
+        switch entity {
+        case .listing: return listing
+        case .agent: return agent
+        case .office: return office
+        case .openHouse: return openHouse
+        case .media: return media
+        }
     }
 
     /// Listing columns (`Property` fields): RESO Data Dictionary names first, then RETS 1.x standard names, then
@@ -92,6 +98,77 @@ struct ColumnRule: Sendable {
         ColumnRule("email", ["MemberEmail", "Email"], .email),
         ColumnRule("full_name", ["MemberFullName", "FullName"], .text),
     ]
+
+    /// Office columns (`Office` fields, also those of an expanded `ListOffice`; RETS 1.x `Office` names last).
+    static let office: [ColumnRule] = [
+        ColumnRule("office_mls_id", ["OfficeMlsId", "OfficeID"], .text, required: true),
+        ColumnRule("office_key", ["OfficeKey"], .text),
+        ColumnRule("office_name", ["OfficeName"], .text),
+        ColumnRule("phone", ["OfficePhone"], .phone),
+        ColumnRule("email", ["OfficeEmail"], .email),
+        ColumnRule("street_address", ["OfficeAddress1"], .text),
+        ColumnRule("city", ["OfficeCity"], .text),
+        ColumnRule("state_or_province", ["OfficeStateOrProvince"], .text),
+        ColumnRule("postal_code", ["OfficePostalCode"], .postalCode),
+        ColumnRule("modification_timestamp", ["ModificationTimestamp"], .timestamp),
+    ]
+
+    /// Open house columns (`OpenHouse` fields, also those of a listing's expanded `OpenHouse`).
+    static let openHouse: [ColumnRule] = [
+        ColumnRule("open_house_key", ["OpenHouseKey"], .text, required: true),
+        ColumnRule("listing_id", ["ListingId", "ListingKey"], .text, required: true),
+        ColumnRule("start_at", ["OpenHouseStartTime"], .timestamp),
+        ColumnRule("end_at", ["OpenHouseEndTime"], .timestamp),
+        ColumnRule("open_house_type", ["OpenHouseType"], .text),
+        ColumnRule("status", ["OpenHouseStatus"], .text),
+        ColumnRule("remarks", ["OpenHouseRemarks"], .text),
+        ColumnRule("modification_timestamp", ["ModificationTimestamp"], .timestamp),
+    ]
+
+    /// Media columns (`Media` fields, also those of a listing's expanded `Media`).
+    static let media: [ColumnRule] = [
+        ColumnRule("media_key", ["MediaKey"], .text, required: true),
+        ColumnRule("listing_id", ["ResourceRecordID", "ListingId", "ResourceRecordKey", "ListingKey"], .text,
+                   required: true),
+        ColumnRule("media_order", ["Order"], .integer, min: 0),
+        ColumnRule("media_url", ["MediaURL"], .text),
+        ColumnRule("media_category", ["MediaCategory"], .text),
+        ColumnRule("short_description", ["ShortDescription"], .text),
+        ColumnRule("modification_timestamp", ["MediaModificationTimestamp", "ModificationTimestamp"], .timestamp),
+        ColumnRule("image_width", ["ImageWidth"], .integer, min: 0),
+        ColumnRule("image_height", ["ImageHeight"], .integer, min: 0),
+    ]
+
+    /// An office a listing names by a prefix of its own fields (`ListOfficeMlsId`, `ListOfficeName`) and by a
+    /// navigation property (`ListOffice`, expanded with `$expand`).
+    struct OfficeRole: Sendable {
+        /// The navigation property (`ListOffice`) and the listing column the office's id fills (`link:`), if any.
+        var navigation: String
+        var link: String?
+        /// The office's columns from the listing's own fields.
+        var rules: [ColumnRule]
+
+        init(_ office: String, link: String?) {
+            navigation = office
+            self.link = link
+            rules = [
+                ColumnRule("office_mls_id", [office + "MlsId", office + "OfficeID"], .text),
+                ColumnRule("office_key", [office + "Key"], .text),
+                ColumnRule("office_name", [office + "Name"], .text),
+                ColumnRule("phone", [office + "Phone"], .phone),
+                ColumnRule("email", [office + "Email"], .email),
+            ]
+        }
+    }
+
+    /// The offices a listing names: the listing office (whose id fills `list_office_mls_id`), the co-listing
+    /// office and the buyer's offices.
+    static let officeRoles = [OfficeRole("ListOffice", link: "list_office_mls_id"),
+                              OfficeRole("CoListOffice", link: nil), OfficeRole("BuyerOffice", link: nil),
+                              OfficeRole("CoBuyerOffice", link: nil)]
+
+    /// The office columns that say something a listing column does not (a flat office needs one of them).
+    static let officeOnlyColumns: Set<String> = ["office_key", "phone", "email"]
 
     /// An agent a listing names by a prefix of its own fields (`ListAgentMlsId`, `ListOfficeName`) and by a
     /// navigation property (`ListAgent`, expanded with `$expand`).

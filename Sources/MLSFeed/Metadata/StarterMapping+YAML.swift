@@ -3,8 +3,8 @@ extension StarterMapping {
     static let width = 120
 
     /// The mapping as a YAML file: a header saying where it came from, `entity`, `fields` in column order,
-    /// the embedded agents, and a comment listing the fields that go to `extra`. Deterministic: the same
-    /// metadata gives the same bytes.
+    /// the embedded agents, offices, media and open houses, the rooms and unit types, and a comment listing the
+    /// fields that go to `extra`. Deterministic: the same metadata gives the same bytes.
     package var yaml: String {
         var lines = header()
         lines.append("entity: \(entity.rawValue)")
@@ -14,34 +14,62 @@ extension StarterMapping {
         }
         lines.append("fields:")
         lines += render(fields, indent: 2)
-        if !agents.isEmpty {
-            let from = document.format.isRETS ? "from the listing's own fields"
-                : "from an expanded navigation property ($expand=ListAgent) or the listing's own fields "
-                    + "(ListAgentMlsId, ...), the first that holds a value"
-            lines += Self.comment("The agents each listing names become agent rows, \(from); the listing's link "
-                                  + "column gets the agent's id when the listing has none.")
-            lines.append("embedded_agents:")
-            for agent in agents {
-                lines.append("  - link: \(agent.link ?? "")")
+        for kind in [Entity.agent, .office, .media, .openHouse] {
+            let entries = embedded.filter { $0.entity == kind }
+            guard !entries.isEmpty else { continue }
+            lines += Self.comment(embeddedComment(kind))
+            lines.append(kind.embeddedKey + ":")
+            for entry in entries {
+                if let each = entry.each {
+                    lines.append("  - each: " + YAMLScalar.render(each))
+                    if let link = entry.link { lines.append("    link: \(link)") }
+                } else {
+                    lines.append("  - link: \(entry.link ?? "")")
+                }
                 lines.append("    fields:")
-                lines += render(agent.fields, indent: 6)
+                lines += render(entry.fields, indent: 6)
             }
+        }
+        if rooms != nil || unitTypes != nil {
+            lines += Self.comment("Each room's and unit type's object, as sent ($expand=Rooms,UnitTypes), in the "
+                                  + "listing's rooms and unit_types columns.")
+            if let rooms { lines.append("rooms: " + YAMLScalar.render(rooms)) }
+            if let unitTypes { lines.append("unit_types: " + YAMLScalar.render(unitTypes)) }
         }
         if !multiValue.isEmpty {
             lines += Self.comment("Fields that hold lists: kept in extra as arrays, also when sent as one "
                                   + "comma-joined text.")
             lines += Self.flowList("multi_value", multiValue)
         }
-        if !stubs.isEmpty {
-            lines += Self.comment("TODO: embedded media/open houses/rooms need the media/open_houses tables; these "
-                                  + "navigation properties go to extra as sent until then:")
-            lines += stubs.map { "#   \($0.name): \($0.type)" }
-        }
         lines += footer()
         return lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: - Comments
+
+    /// The comment above the `kind` entries.
+    private func embeddedComment(_ kind: Entity) -> String {
+        switch kind {
+        case .agent:
+            let from = document.format.isRETS ? "from the listing's own fields"
+                : "from an expanded navigation property ($expand=ListAgent) or the listing's own fields "
+                    + "(ListAgentMlsId, ...), the first that holds a value"
+            return "The agents each listing names become agent rows, \(from); the listing's link column gets the "
+                + "agent's id when the listing has none."
+        case .office:
+            let from = document.format.isRETS ? "from the listing's own fields"
+                : "from an expanded navigation property ($expand=ListOffice) or the listing's own fields "
+                    + "(ListOfficeMlsId, ...), the first that holds a value"
+            return "The offices each listing names become office rows, \(from); the listing's link column gets the "
+                + "office's id when the listing has none."
+        case .media:
+            return "The listing's photos ($expand=Media): one media row each, keyed by MediaKey (else "
+                + "<listing_id>/<order>); the listing's copy is the whole truth about them."
+        default:
+            return "The listing's open houses ($expand=OpenHouse): one open_houses row each, keyed by OpenHouseKey "
+                + "(else <listing_id>/<start time>)."
+        }
+    }
 
     private func header() -> [String] {
         let file = Self.baseName(document.file)
@@ -64,7 +92,7 @@ extension StarterMapping {
                                   + "values): \(missingLookups.joined(separator: ", ")); "
                                   + "give them with --lookups FILE.")
         }
-        let all = fields + agents.flatMap(\.fields)
+        let all = fields + embedded.flatMap(\.fields)
         if all.contains(where: { $0.type == .timestamp }) {
             lines += Self.comment("It has timestamp fields: the pipeline needs source.time_zone for times sent "
                                   + "without a zone.")

@@ -1,5 +1,6 @@
 /// A starter mapping made from metadata: every field whose standard name matches a column placed with a type,
-/// lookups as enum `values:`, the listing agent embedded, and every other field listed as going to `extra`.
+/// lookups as enum `values:`, the listing's agents, offices, media, open houses, rooms and unit types embedded, and
+/// every other field listed as going to `extra`.
 ///
 /// Pure: built from a `MetadataDocument`, rendered by `yaml` (see `StarterMapping+YAML.swift`).
 package struct StarterMapping: Sendable {
@@ -23,9 +24,13 @@ package struct StarterMapping: Sendable {
         var resoName: String?
     }
 
-    /// One embedded agent.
-    struct Agent: Sendable {
-        /// The listing column filled with the agent's id (an expanded navigation property), if any.
+    /// One embedded entry: an agent or office the listing names, or its media or open houses (`each:` their
+    /// navigation property).
+    struct Embedded: Sendable {
+        var entity: Entity
+        /// The repeated element (a collection navigation property), for media and open houses.
+        var each: String?
+        /// The listing column filled with the row's key, if any.
         var link: String?
         var fields: [Field]
     }
@@ -36,25 +41,21 @@ package struct StarterMapping: Sendable {
         var type: String
     }
 
-    /// A navigation property the starter does not map yet, left as a commented-out stub.
-    struct Stub: Sendable {
-        var name: String
-        var type: String
-    }
-
     package let entity: Entity
     let document: MetadataDocument
     let table: MetadataTable
     /// The placed fields, in column order (the key first).
     private(set) var fields: [Field] = []
-    /// The embedded agents: the listing agent and the co-listing agent, each from an expanded navigation property
-    /// (`ListAgent/MemberMlsId`) and the listing's own fields (`ListAgentMlsId`), the navigation first.
-    private(set) var agents: [Agent] = []
+    /// The embedded entries, agents first: the listing agent and the co-listing agent, each from an expanded
+    /// navigation property (`ListAgent/MemberMlsId`) and the listing's own fields (`ListAgentMlsId`), the navigation
+    /// first; the offices the same way (`ListOffice`); then the media and open houses of collection navigation
+    /// properties (`each: Media`).
+    private(set) var embedded: [Embedded] = []
+    /// The collection navigation properties of the listing's rooms and unit types (`rooms:`, `unit_types:`).
+    private(set) var rooms: String?
+    private(set) var unitTypes: String?
     /// Fields (then navigation properties) no column takes, in the metadata's order.
     private(set) var unplaced: [Unplaced] = []
-    /// Navigation properties to embedded media, open houses, rooms and offices, which need tables of their own:
-    /// written as comments for a later mapping to fill.
-    private(set) var stubs: [Stub] = []
     /// Columns no field of the metadata fills.
     private(set) var missing: [String] = []
     /// Fields whose records hold lists (an EDMX `Collection(...)` or flags enum, a RETS multi-value lookup): the
@@ -65,23 +66,30 @@ package struct StarterMapping: Sendable {
     /// Warnings for the one who runs `mapping init` (a key left to fill in).
     package private(set) var warnings: [String] = []
 
-    /// How many fields are placed (the embedded agents' included) and how many go to `extra`.
+    /// How many fields are placed (the embedded entries' included) and how many go to `extra`.
     package var counts: (placed: Int, extra: Int) {
-        (fields.count + agents.reduce(0) { $0 + $1.fields.count }, unplaced.count)
+        (fields.count + embedded.reduce(0) { $0 + $1.fields.count }, unplaced.count)
     }
 
     /// Whether the key column reads the placeholder `TODO`: no field of the metadata could be told to be the key.
     var keyIsPlaceholder: Bool { fields.first?.sources == [FieldMapping.placeholder] }
 
-    /// The entity a resource's records become: `Member` (RETS `Agent`, `ActiveAgent`) agents, anything else
-    /// listings.
+    /// The entity a resource's records become: `Member` (RETS `Agent`, `ActiveAgent`) agents, `Office` offices,
+    /// `OpenHouse` open houses, `Media` (RETS `Media`) media, anything else listings.
     package static func entity(forResource resource: String) -> Entity {
-        ["member", "agent", "activeagent"].contains(resource.lowercased()) ? .agent : .listing
+        switch resource.lowercased() {
+        case "member", "agent", "activeagent": return .agent
+        case "office": return .office
+        case "openhouse": return .openHouse
+        case "media": return .media
+        default: return .listing
+        }
     }
 
-    /// The navigation properties that become tables of their own (media, open houses, rooms, the listing office).
-    static let stubNavigations: Set<String> = ["Media", "OpenHouse", "OpenHouses", "Rooms", "ListOffice",
-                                               "CoListOffice", "BuyerOffice", "CoBuyerOffice"]
+    /// The collection navigation properties of a listing's own rows: media, open houses (the Data Dictionary's
+    /// `OpenHouse`; some servers say `OpenHouses`), rooms and unit types.
+    static let collectionNavigations: [String: Entity] = ["Media": .media, "OpenHouse": .openHouse,
+                                                          "OpenHouses": .openHouse]
 
     /// Plans the mapping of `resource` (and RETS `className`) in `document`.
     package init(document: MetadataDocument, resource: String, className: String? = nil) throws {
@@ -108,19 +116,32 @@ package struct StarterMapping: Sendable {
         if entity == .listing {
             for role in ColumnRule.agentRoles {
                 guard let agent = agent(role, &matcher) else { continue }
-                agents.append(agent)
+                embedded.append(agent)
                 usedNavigations.insert(role.navigation)
+            }
+            for role in ColumnRule.officeRoles {
+                guard let office = office(role, &matcher) else { continue }
+                embedded.append(office)
+                usedNavigations.insert(role.navigation)
+            }
+            for navigation in table.navigations where navigation.isCollection {
+                if let kind = Self.collectionNavigations[navigation.name] {
+                    embedded.append(collection(navigation, kind))
+                } else if navigation.name == "Rooms" {
+                    rooms = navigation.name
+                } else if navigation.name == "UnitTypes" {
+                    unitTypes = navigation.name
+                } else {
+                    continue
+                }
+                usedNavigations.insert(navigation.name)
             }
         }
         for (index, field) in table.fields.enumerated() where !matcher.claimed.contains(index) {
             unplaced.append(Unplaced(name: field.name, type: describe(field)))
         }
         for navigation in table.navigations where !usedNavigations.contains(navigation.name) {
-            if entity == .listing && Self.stubNavigations.contains(navigation.name) {
-                stubs.append(Stub(name: navigation.name, type: navigation.typeLabel))
-            } else {
-                unplaced.append(Unplaced(name: navigation.name, type: navigation.typeLabel))
-            }
+            unplaced.append(Unplaced(name: navigation.name, type: navigation.typeLabel))
         }
         multiValue = table.fields.filter { $0.isMultiValued && (document.format == .edmx || $0.lookup != nil) }
             .map(\.name)
@@ -237,7 +258,7 @@ package struct StarterMapping: Sendable {
     /// lacks it) and the listing's own fields (`ListAgentMlsId`, `ListAgentFullName`), each column reading the
     /// navigation first. Nil without an id, and, from the listing's own fields alone, without a field only an agent
     /// has (a name, a phone, an e-mail).
-    private func agent(_ role: ColumnRule.AgentRole, _ matcher: inout FieldMatcher) -> Agent? {
+    private func agent(_ role: ColumnRule.AgentRole, _ matcher: inout FieldMatcher) -> Embedded? {
         var sources: [String: [String]] = [:]
         var templates: [String: Field] = [:]
         if let navigation = table.navigations.first(where: { $0.name == role.navigation && !$0.isCollection }) {
@@ -278,7 +299,71 @@ package struct StarterMapping: Sendable {
             fields.append(made)
         }
         guard fields.first?.column == "agent_mls_id" else { return nil }
-        return Agent(link: role.link, fields: fields)
+        return Embedded(entity: .agent, link: role.link, fields: fields)
+    }
+
+    /// The office of `role` (the listing office, the co-listing office, the buyer's offices), as `agent` makes an
+    /// agent: from an expanded navigation property (`ListOffice/OfficeMlsId`) and the listing's own fields
+    /// (`ListOfficeMlsId`, `ListOfficePhone`), each column reading the navigation first. Nil without an id, and,
+    /// from the listing's own fields alone, without a field only an office has (its key, a phone, an e-mail); with
+    /// an expanded office, the listing's own office fields back up its columns.
+    private func office(_ role: ColumnRule.OfficeRole, _ matcher: inout FieldMatcher) -> Embedded? {
+        var fields: [Field] = []
+        var navigationFields: [String: Field] = [:]
+        if let navigation = table.navigations.first(where: { $0.name == role.navigation && !$0.isCollection }) {
+            for made in rowFields(navigation, ColumnRule.office) { navigationFields[made.column] = made }
+        }
+        var probe = matcher
+        var flat: [String: Field] = [:]
+        for rule in role.rules {
+            guard let found = probe.claim(rule, reusing: true) else { continue }
+            flat[rule.column] = field(rule, found)
+        }
+        let flatOffice = flat["office_mls_id"] != nil
+            && flat.keys.contains { ColumnRule.officeOnlyColumns.contains($0) }
+        // With an expanded office, the listing's own office fields back it up (the same office).
+        let useFlat = flatOffice || navigationFields["office_mls_id"] != nil
+        guard useFlat else { return nil }
+        matcher = probe
+        for rule in ColumnRule.office {
+            let flatField = flat[rule.column]
+            guard var made = navigationFields[rule.column] ?? flatField else { continue }
+            made.sources = (navigationFields[rule.column]?.sources ?? []) + (flatField?.sources ?? [])
+            fields.append(made)
+        }
+        guard fields.first?.column == "office_mls_id" else { return nil }
+        return Embedded(entity: .office, link: role.link, fields: fields)
+    }
+
+    /// The media or open houses of a collection navigation property (`each: Media`): the target entity's fields
+    /// its standard names find (the RESO names when the document lacks the entity), without `listing_id` (the
+    /// listing's own).
+    private func collection(_ navigation: MetadataTable.Navigation, _ kind: Entity) -> Embedded {
+        let rules = ColumnRule.rules(for: kind).filter { $0.column != "listing_id" }
+        let fields = rowFields(navigation, rules, prefix: "")
+        return Embedded(entity: kind, each: navigation.name, fields: fields)
+    }
+
+    /// The fields `rules` place of a navigation property's target entity, read through it (`prefix`, by default
+    /// `<navigation>/`), none of them required; when the document lacks the entity, each rule's first name.
+    private func rowFields(_ navigation: MetadataTable.Navigation, _ rules: [ColumnRule],
+                           prefix: String? = nil) -> [Field] {
+        let pathPrefix = prefix ?? navigation.name + "/"
+        guard let target = targetTable(navigation) else {
+            return rules.map { rule in
+                var made = Field(column: rule.column, sources: [pathPrefix + rule.names[0]], type: rule.type,
+                                 minimum: rule.minimum, maximum: rule.maximum)
+                if made.type == .enum { made.type = .text }
+                return made
+            }
+        }
+        var targetMatcher = FieldMatcher(fields: target.fields)
+        return rules.compactMap { rule in
+            guard let found = targetMatcher.claim(rule) else { return nil }
+            var optional = rule
+            optional.required = false
+            return field(optional, found, pathPrefix: pathPrefix)
+        }
     }
 
     /// A field's type for the comment listing what goes to `extra`.

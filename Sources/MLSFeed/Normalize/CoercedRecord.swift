@@ -13,13 +13,14 @@ package enum FieldOutcome: Sendable, Hashable {
     case bad(raw: String, rule: String)
 }
 
-/// An agent embedded in a listing, coerced: which `embedded_agents` entry made it, its field outcomes (parallel to
-/// the entry's fields), and the fingerprint of its raw content (equal fingerprints, equal agents).
-package struct CoercedAgent: Sendable, Hashable {
+/// A row embedded in a listing (an agent, an office, a photo, an open house), coerced: which `Mapping.embedded`
+/// entry made it, its field outcomes (parallel to the entry's fields), and the fingerprint of its raw content
+/// (equal fingerprints, equal rows).
+package struct CoercedChild: Sendable, Hashable {
     package var mapping: Int
     package var outcomes: [FieldOutcome]
     package var fingerprint: UInt64
-    /// The repeated element's unmapped content (nil for an agent read from the record's own keys).
+    /// The repeated element's unmapped content (nil for a row read from the record's own keys).
     package var extraJSON: [UInt8]?
 
     package init(mapping: Int, outcomes: [FieldOutcome], fingerprint: UInt64, extraJSON: [UInt8]? = nil) {
@@ -37,20 +38,25 @@ package struct CoercedRecord: Sendable, Hashable {
     package var outcomes: [FieldOutcome]
     package var extra: [RawField]
     package var raw: RawRecord
-    /// The agents embedded in a listing, in mapping order (and document order within an entry).
-    package var agents: [CoercedAgent]
+    /// The rows embedded in a listing, in mapping order (and document order within an entry).
+    package var children: [CoercedChild]
+    /// The owned kinds whose rows the feed record carries (`Entity.carriedBit`), none included.
+    package var carries: UInt8 = 0
+    /// The listing's `rooms` and `unit_types` (nil: the mapping has no such path).
+    package var rooms: FieldOutcome?
+    package var unitTypes: FieldOutcome?
     /// Control characters removed from this record's values.
     package var removedCharacters: Int
     /// The record marks its listing deleted (`deleted_when`).
     package var isDeletion = false
 
     package init(entity: Entity, outcomes: [FieldOutcome], extra: [RawField], raw: RawRecord,
-                agents: [CoercedAgent] = [], removedCharacters: Int = 0) {
+                children: [CoercedChild] = [], removedCharacters: Int = 0) {
         self.entity = entity
         self.outcomes = outcomes
         self.extra = extra
         self.raw = raw
-        self.agents = agents
+        self.children = children
         self.removedCharacters = removedCharacters
     }
 }

@@ -5,20 +5,20 @@
 /// their layouts are rarely reused: built from a dictionary of the record's own keys, a layout took about 130,000
 /// instructions for a RESO JSON listing, a fifth of a `--force` reload's.
 struct KeyIndex: Sendable {
-    /// A mapping field, or a field of an agent read from the record's own keys, that reads a key.
+    /// A mapping field, or a field of an embedded row read from the record's own keys, that reads a key.
     enum Reader: Sendable, Hashable {
         /// `mapping.fields[field]`.
         case field(Int)
-        /// The `field`th field of `mapping.recordAgents[slot]`.
-        case agent(slot: Int, field: Int)
+        /// The `field`th field of `mapping.recordEntries[slot]`.
+        case embedded(slot: Int, field: Int)
     }
 
     /// Placed keys (read by some field, or otherwise not an `extra` candidate) → the fields that read them.
     let readers: [String: [Reader]]
-    /// `mapping.fields.count`, and each record agent's field count.
+    /// `mapping.fields.count`, and each record entry's field count.
     let fieldCount: Int
-    let agentFieldCounts: [Int]
-    /// The fields (and agent fields) with more than one source, with their sources (each once): their positions go
+    let embeddedFieldCounts: [Int]
+    /// The fields (and embedded fields) with more than one source, with their sources (each once): their positions go
     /// in source order first, then key order.
     let multiSource: [(reader: Reader, sources: [String])]
 
@@ -35,13 +35,13 @@ struct KeyIndex: Sendable {
             if sources.count > 1 { multiSource.append((reader, sources)) }
         }
         for (index, field) in mapping.fields.enumerated() { add(field, as: .field(index)) }
-        let agents = mapping.recordAgents
-        for (slot, agent) in agents.enumerated() {
-            for (index, field) in agent.agent.fields.enumerated() { add(field, as: .agent(slot: slot, field: index)) }
+        let entries = mapping.recordEntries
+        for (slot, entry) in entries.enumerated() {
+            for (index, field) in entry.entry.fields.enumerated() { add(field, as: .embedded(slot: slot, field: index)) }
         }
         self.readers = readers
         self.fieldCount = mapping.fields.count
-        self.agentFieldCounts = agents.map(\.agent.fields.count)
+        self.embeddedFieldCounts = entries.map(\.entry.fields.count)
         self.multiSource = multiSource
     }
 }

@@ -6,11 +6,11 @@ struct KeyLayout {
     private(set) var keys: [String] = []
     /// For each mapping field, the positions of its source keys: source order first, then position order.
     private(set) var fieldPositions: [[Int]] = []
-    /// The same for the fields of each agent read from the record's own keys (`Mapping.recordAgents` order).
-    private(set) var agentPositions: [[[Int]]] = []
+    /// The same for the fields of each embedded row read from the record's own keys (`Mapping.recordEntries` order).
+    private(set) var embeddedPositions: [[[Int]]] = []
     /// Positions of fields no mapping field reads (the `extra` candidates).
     private(set) var extraPositions: [Int] = []
-    /// Whether some field (or agent field) finds more than one of its sources (or a repeated key) in the record:
+    /// Whether some field (or embedded field) finds more than one of its sources (or a repeated key) in the record:
     /// only then can a value be passed over for another and need a place in `extra`.
     private(set) var hasAlternates = false
 
@@ -23,7 +23,7 @@ struct KeyLayout {
         built = true
         keys = fields.map(\.key)
         fieldPositions = Array(repeating: [], count: index.fieldCount)
-        agentPositions = index.agentFieldCounts.map { Array(repeating: [], count: $0) }
+        embeddedPositions = index.embeddedFieldCounts.map { Array(repeating: [], count: $0) }
         extraPositions = []
         // One lookup per key, in key order: each reader's positions come out in key order.
         for (position, key) in keys.enumerated() {
@@ -34,12 +34,12 @@ struct KeyLayout {
             for reader in readers {
                 switch reader {
                 case .field(let field): fieldPositions[field].append(position)
-                case .agent(let slot, let field): agentPositions[slot][field].append(position)
+                case .embedded(let slot, let field): embeddedPositions[slot][field].append(position)
                 }
             }
         }
-        hasAlternates = fieldPositions.contains { $0.count > 1 } || agentPositions.contains { agent in
-            agent.contains { $0.count > 1 }
+        hasAlternates = fieldPositions.contains { $0.count > 1 } || embeddedPositions.contains { entry in
+            entry.contains { $0.count > 1 }
         }
         // A field with several sources takes its positions in source order first (a source named twice is read once:
         // the same value, the same outcome).
@@ -49,9 +49,9 @@ struct KeyLayout {
                 if fieldPositions[field].count > 1 {
                     fieldPositions[field] = inSourceOrder(fieldPositions[field], sources)
                 }
-            case .agent(let slot, let field):
-                if agentPositions[slot][field].count > 1 {
-                    agentPositions[slot][field] = inSourceOrder(agentPositions[slot][field], sources)
+            case .embedded(let slot, let field):
+                if embeddedPositions[slot][field].count > 1 {
+                    embeddedPositions[slot][field] = inSourceOrder(embeddedPositions[slot][field], sources)
                 }
             }
         }

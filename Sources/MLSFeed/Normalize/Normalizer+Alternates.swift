@@ -12,9 +12,9 @@ extension Normalizer {
     /// The positions of non-empty values some reader passed over for an earlier source and no reader took (an
     /// unchosen `from:` alternate, the repeat of a key), in position order: nothing lost, they go to `extra`.
     ///
-    /// `readers` are the positions each field reads (and `agentReaders` each agent's fields'); `takenBy` gives,
+    /// `readers` are the positions each field reads (and `embeddedReaders` each embedded row's fields'); `takenBy` gives,
     /// for a candidate, the positions of each reader of its key.
-    static func unchosen(_ readers: [[Int]], agentReaders: [[[Int]]] = [], in fields: [RawField],
+    static func unchosen(_ readers: [[Int]], embeddedReaders: [[[Int]]] = [], in fields: [RawField],
                          takenBy: (Int) -> [[Int]]) -> [Int] {
         var candidates: [Int] = []
         func passedOver(_ positions: [Int]) {
@@ -26,8 +26,8 @@ extension Normalizer {
             }
         }
         for positions in readers { passedOver(positions) }
-        for agent in agentReaders {
-            for positions in agent { passedOver(positions) }
+        for entry in embeddedReaders {
+            for positions in entry { passedOver(positions) }
         }
         guard !candidates.isEmpty else { return [] }
         return candidates.filter { candidate in
@@ -37,13 +37,13 @@ extension Normalizer {
         }.sorted()
     }
 
-    /// The record-level unchosen positions of `raw` under `layout` (fields and agents read from the record).
+    /// The record-level unchosen positions of `raw` under `layout` (fields and embedded rows read from the record).
     func unchosenPositions(_ raw: RawRecord, _ layout: KeyLayout) -> [Int] {
-        Self.unchosen(layout.fieldPositions, agentReaders: layout.agentPositions, in: raw.fields) { candidate in
+        Self.unchosen(layout.fieldPositions, embeddedReaders: layout.embeddedPositions, in: raw.fields) { candidate in
             (keyIndex.readers[raw.fields[candidate].key] ?? []).map { reader in
                 switch reader {
                 case .field(let field): layout.fieldPositions[field]
-                case .agent(let slot, let field): layout.agentPositions[slot][field]
+                case .embedded(let slot, let field): layout.embeddedPositions[slot][field]
                 }
             }
         }

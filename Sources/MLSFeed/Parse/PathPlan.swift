@@ -1,5 +1,5 @@
 /// What the extractor reads from each structured record, compiled once per reader: the mapping's paths with their
-/// names interned, the groups of `embedded_agents` entries that repeat (`each:`), and the names always written as
+/// names interned, the groups of embedded entries that repeat (`each:`, `rooms:`), and the names always written as
 /// arrays in `extra`.
 struct PathPlan: Sendable {
     /// One element step with interned names.
@@ -27,9 +27,10 @@ struct PathPlan: Sendable {
         var isSelf: Bool { steps.isEmpty && attribute == nil && up == 0 && !readsName }
     }
 
-    /// An `embedded_agents` entry with `each:`: every element it matches (and `where` admits) is one child record.
+    /// An embedded entry with `each:` (or the mapping's `rooms:` and `unit_types:`): every element it matches (and
+    /// `where` admits) is one child record.
     struct Group: Sendable {
-        /// The entry's index in `Mapping.embeddedAgents`.
+        /// The entry's index in `Mapping.embedded` (`RawChild.roomsMapping`, `RawChild.unitTypesMapping`).
         var index: Int
         var each: Path
         /// Paths relative to the repeated element, with the trimmed text each must have (case-insensitive).
@@ -39,7 +40,7 @@ struct PathPlan: Sendable {
         var firstSteps: FirstSteps
     }
 
-    /// A `where` condition of an `embedded_agents` entry: the text a path must read, trimmed, ignoring case.
+    /// A `where` condition of an embedded entry: the text a path must read, trimmed, ignoring case.
     struct Condition: Sendable {
         var path: Path
         var value: String
@@ -120,7 +121,7 @@ struct PathPlan: Sendable {
         }
     }
 
-    /// The record-level paths (fields, and agent fields read from the record itself), distinct, in mapping order.
+    /// The record-level paths (fields, and embedded fields read from the record itself), distinct, in mapping order.
     var paths: [Path] = []
     var firstSteps = FirstSteps()
     var groups: [Group] = []
@@ -155,12 +156,12 @@ struct PathPlan: Sendable {
                         readsName: path.readsName)
         }
         var seen = Set<String>()
-        let agentsFromRecord = mapping.embeddedAgents.filter { $0.each == nil }.flatMap(\.fields)
-        for field in mapping.fields + agentsFromRecord {
+        let fromRecord = mapping.embedded.filter { $0.each == nil }.flatMap(\.fields)
+        for field in mapping.fields + fromRecord {
             for source in field.sources where seen.insert(source).inserted { paths.append(try compile(source)) }
         }
         for source in also where seen.insert(source).inserted { paths.append(try compile(source)) }
-        for (index, agent) in mapping.embeddedAgents.enumerated() {
+        for (index, agent) in mapping.embedded.enumerated() {
             guard let each = agent.each else { continue }
             var relative: [Path] = []
             var inGroup = Set<String>()
@@ -174,6 +175,12 @@ struct PathPlan: Sendable {
             }
             groups.append(Group(index: index, each: try compile(each), conditions: conditions, paths: relative,
                                 firstSteps: FirstSteps(relative)))
+        }
+        // The room and unit type elements are read whole: each one's JSON object is a row's element of the array.
+        for (index, path) in [(RawChild.roomsMapping, mapping.rooms), (RawChild.unitTypesMapping, mapping.unitTypes)] {
+            guard let path else { continue }
+            groups.append(Group(index: index, each: try compile(path), conditions: [], paths: [],
+                                firstSteps: FirstSteps()))
         }
         alwaysArrays = Set(multiValue.map(intern))
         firstSteps = FirstSteps(paths)

@@ -5,8 +5,10 @@ enum PathWarnings {
     static func lines(mapping: Mapping, matches: [String: PathMatches], records: Int) -> [String] {
         guard !matches.isEmpty, records > 0 else { return [] }
         var lines: [String] = []
-        let agentFields = mapping.recordAgents.flatMap { $0.agent.fields.map { ("agent." + $0.name, $0) } }
-        for (name, field) in mapping.fields.map({ ($0.name, $0) }) + agentFields {
+        let embeddedFields = mapping.recordEntries.flatMap { slot in
+            slot.entry.fields.map { (slot.entry.entity.issuePrefix + $0.name, $0) }
+        }
+        for (name, field) in mapping.fields.map({ ($0.name, $0) }) + embeddedFields {
             let counted = field.sources.compactMap { source in matches[source].map { (source, $0) } }
             guard !counted.isEmpty else { continue }
             if counted.allSatisfy({ $0.1.records == 0 }) {

@@ -1,6 +1,6 @@
 /// Turns one structured record (a tree of a `RecordForest`) into a raw record by the mapping's paths: a field per
 /// path that matched (keyed by the path as written, the first match's value), one child per repeated element an
-/// `embedded_agents` entry reads, and the rest of the record as `extra` JSON keeping its shape.
+/// embedded entry (or `rooms:`, `unit_types:`) reads, and the rest of the record as `extra` JSON keeping its shape.
 struct RecordExtractor: Sendable {
     let plan: PathPlan
 
@@ -46,9 +46,17 @@ struct RecordExtractor: Sendable {
                  ancestors: [RecordAncestor] = [], counts: inout Counts) -> RawRecord {
         var json = ForestJSON(forest: forest, root: root, alwaysArrays: plan.alwaysArrays)
         var children: [RawChild] = []
+        var matchedGroups: UInt64 = 0
         // Repeated elements first: the ones an entry takes are left out of the record's own paths and extra.
         for group in plan.groups {
             func take(_ element: Int32, chain: [Int32]) {
+                matchedGroups |= RawChild.bit(of: group.index)
+                // An empty list (`"Media": []`, `null`) says the record has none: no child, but the path is there.
+                let kind = forest.nodes[Int(element)].kind
+                if group.conditions.isEmpty && (kind == .emptyArray || kind == .null || kind == .emptyObject) {
+                    json.skip(element)
+                    return
+                }
                 guard admits(group, element, forest) else { return }
                 var childJSON = ForestJSON(forest: forest, root: element, alwaysArrays: plan.alwaysArrays)
                 let fields = read(group.paths, group.firstSteps, in: forest, from: element,
@@ -66,6 +74,7 @@ struct RecordExtractor: Sendable {
                           json: &json, counts: &counts)
         var record = RawRecord(fields: fields, position: position, ordinal: ordinal, extraJSON: json.object(),
                                children: children)
+        record.matchedGroups = matchedGroups
         record.tree = RecordTreeReference(forest: forest, root: root)
         return record
     }

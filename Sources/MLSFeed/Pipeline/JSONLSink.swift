@@ -6,7 +6,8 @@ import Foundation
 /// for `mlsfeed plan`).
 ///
 /// Lines come in feed order, keys in a fixed order, so two runs of the same feed give byte-identical files:
-/// `{"type":"listing",...}`, `{"type":"agent",...}`, `{"type":"reject",...}`.
+/// `{"type":"listing",...}` (then its `{"type":"media",...}` and `{"type":"open_house",...}` rows),
+/// `{"type":"agent",...}`, `{"type":"office",...}`, `{"type":"reject",...}`.
 ///
 /// A run that fails (a full disk included) removes a partial output file, so no truncated file passes for the
 /// run's output; standard output, `/dev/null`, a FIFO or a device is left as it is.
@@ -58,6 +59,7 @@ final class JSONLSink: RecordSink, @unchecked Sendable {
                 r += 1
             }
             append(JSONLSink.line(record))
+            for child in record.children { append(JSONLSink.line(child)) }
         }
         for reject in rejects[r...] { append(JSONLSink.line(reject)) }
         try flushIfFull()

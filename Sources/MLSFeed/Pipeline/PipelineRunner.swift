@@ -188,6 +188,8 @@ public final class PipelineRunner: @unchecked Sendable {
             earlyMergeRows: config.mergeWhileParsing, spoolDirectory: fetchSettings.spoolDirectory,
             lockTimeout: config.lockTimeout)
         loadOptions.sweep = options.sweep
+        loadOptions.entity = config.mapping.entity
+        loadOptions.embedded = Set(config.mapping.embedded.map(\.entity))
         if options.dryRun {
             sink = try JSONLSink(path: options.output, options: loadOptions)
         } else {
@@ -486,7 +488,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 spawn(NormalizeStage.name, group: group, control: control, done: validated.producerFinished) {
                     var stage = StageChain(first: NormalizeStage(normalizer: normalizer),
                                            second: ValidateStage(validator: validator,
-                                                                 agents: Validator.Agents(inOrder: validateInOrder)))
+                                                                 shared: Validator.Shared(inOrder: validateInOrder)))
                     try StageDriver.run(&stage, from: raw, to: validated, numbering: .keepInput, control: control)
                 }
             }
@@ -502,18 +504,18 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             for _ in 0..<validateWorkers {
                 spawn(ValidateStage.name, group: group, control: control, done: validated.producerFinished) {
-                    var stage = ValidateStage(validator: validator, agents: Validator.Agents(inOrder: validateInOrder))
+                    var stage = ValidateStage(validator: validator, shared: Validator.Shared(inOrder: validateInOrder))
                     try StageDriver.run(&stage, from: coerced, to: validated, numbering: .keepInput, control: control)
                 }
             }
         }
-        let (window, hold) = (config.dedupeWindow, config.dedupeHold)
+        let (window, hold, primary) = (config.dedupeWindow, config.dedupeHold, config.mapping.entity)
         let (sampleLimit, dryRun) = (options.sampleRejects, options.dryRun)
         spawn(DedupeStage.name, group: group, control: control, done: deduped.producerFinished) {
             // Made here, on its own thread, so the window has one owner: a stage captured by this closure and
             // copied out would share the window's storage, and its first insert would copy it whole (10 MB).
-            var stage = DedupeStage(deduper: Deduper(windowCapacity: window, hold: hold), state: state,
-                                    sampleLimit: sampleLimit, dryRun: dryRun)
+            var stage = DedupeStage(deduper: Deduper(windowCapacity: window, hold: hold, primary: primary),
+                                    state: state, sampleLimit: sampleLimit, dryRun: dryRun)
             try StageDriver.run(&stage, from: validated, to: deduped, numbering: .own, control: control)
         }
         spawn(LoadStage.name, group: group, control: control, done: {}) {

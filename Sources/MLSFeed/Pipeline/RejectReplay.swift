@@ -49,10 +49,11 @@ package struct RejectReplay {
             throw LoadError("pipeline \(config.name) reads nested XML records, which a replay cannot feed again; "
                 + "rerun its input instead", kind: .refusal)
         }
-        let session = try LoadSession(conninfo: conninfo, options: LoadOptions(
-            source: config.source, pipeline: config.name, mode: .incremental, earlyMergeRows: config.mergeWhileParsing,
-            lockTimeout: config.lockTimeout),
-            connection: connection)
+        var options = LoadOptions(source: config.source, pipeline: config.name, mode: .incremental,
+                                  earlyMergeRows: config.mergeWhileParsing, lockTimeout: config.lockTimeout)
+        options.entity = config.mapping.entity
+        options.embedded = Set(config.mapping.embedded.map(\.entity))
+        let session = try LoadSession(conninfo: conninfo, options: options, connection: connection)
         var totals = RunTotals(inputs: [InputIdentity(location: Self.inputName(run: run))])
         do {
             var feed = Feed(config: config, run: run)
@@ -112,8 +113,8 @@ package struct RejectReplay {
         let normalizer: Normalizer
         let validator: Validator
         var deduper: Deduper
-        var agentMemo = Normalizer.AgentMemo()
-        var agents = Validator.Agents(inOrder: true)
+        var childMemo = Normalizer.ChildMemo()
+        var shared = Validator.Shared(inOrder: true)
         var read = 0
         var rejected = 0
         /// The first rejects again, compiler-style.
@@ -127,14 +128,15 @@ package struct RejectReplay {
             normalizer = Normalizer(mapping: config.mapping, zone: config.timeZone, multiValue: multiValue,
                                     deletion: config.fetch.webAPI?.deletion)
             validator = Validator(mapping: config.mapping)
-            deduper = Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold)
+            deduper = Deduper(windowCapacity: config.dedupeWindow, hold: config.dedupeHold,
+                              primary: config.mapping.entity)
         }
 
         mutating func write(_ rejects: [StoredReject], to session: LoadSession) throws {
             guard !rejects.isEmpty else { return }
             read += rejects.count
             let raw = try records(of: rejects)
-            let validated = validator.process(normalizer.process(raw, agents: &agentMemo), agents: &agents)
+            let validated = validator.process(normalizer.process(raw, children: &childMemo), shared: &shared)
             try push(deduper.process(records: validated.records, rejects: validated.rejects), to: session)
         }
 

@@ -22,6 +22,13 @@ extension RunSummary {
             ("agents_inserted", String(load.agentsInserted)),
             ("agents_updated", String(load.agentsUpdated)),
             ("agents_unchanged", String(load.agentsUnchanged)),
+        ]
+        for entity in [Entity.office, .media, .openHouse] {
+            let counts = load.rows[entity] ?? RowCounts()
+            members.append((entity.table, "{" + counts.named.map { "\"\($0.name)\":\($0.value)" }
+                .joined(separator: ",") + "}"))
+        }
+        members += [
             ("removed_characters", String(removedCharacters)),
             ("complete", status == .unchanged ? "null" : (completeness.isComplete ? "true" : "false")),
             ("incomplete_reasons", "[" + completeness.reasons.map(JSONText.string).joined(separator: ",") + "]"),
@@ -78,6 +85,10 @@ extension RunSummary {
         if load.agentsInserted + load.agentsUpdated + load.agentsUnchanged > 0 {
             lines.append("  agents: inserted \(load.agentsInserted), updated \(load.agentsUpdated), "
                          + "unchanged \(load.agentsUnchanged)")
+        }
+        for entity in [Entity.office, .media, .openHouse] {
+            guard let counts = load.rows[entity], counts.named.contains(where: { $0.value > 0 }) else { continue }
+            lines.append("  \(entity.table): \(counts.summary)")
         }
         if !completeness.isComplete {
             lines.append("  incomplete dump: \(completeness.summary)")

@@ -68,7 +68,7 @@ package struct RawHash: Sendable {
         record.children.withUnsafeBufferPointer { children in
             for i in children.indices {
                 hash.mix(0xE2)
-                hash.mix(UInt64(children[i].mapping))
+                hash.mix(UInt64(bitPattern: Int64(children[i].mapping)))
                 Self.mix(children[i].fields, into: &hash)
                 children[i].extraJSON.withUnsafeBytes { hash.update($0) }
             }
@@ -103,14 +103,23 @@ extension Mapping {
                     words.joined(separator: ","), field.dateOrder.rawValue, field.country.rawValue]
                 .joined(separator: "\u{1F}")
         }
-        let agents = embeddedAgents.map { agent in
+        func describe(_ entry: EmbeddedMapping) -> String {
             // A mapping with one agent from the record's own keys reads exactly as before agents could repeat.
-            let head = agent.each == nil && agent.conditions.isEmpty && agent.link == nil ? ["agent"]
-                : ["agents", agent.each ?? "-", agent.link ?? "-"]
-                    + agent.conditions.map { "\($0.path)=\($0.value)" }
-            return (head + agent.fields.map(describe)).joined(separator: "\u{1E}")
+            let head: [String]
+            if entry.entity == .agent {
+                head = entry.each == nil && entry.conditions.isEmpty && entry.link == nil ? ["agent"]
+                    : ["agents", entry.each ?? "-", entry.link ?? "-"]
+            } else {
+                head = [entry.entity.embeddedKey, entry.each ?? "-", entry.link ?? "-"]
+            }
+            return (head + entry.conditions.map { "\($0.path)=\($0.value)" } + entry.fields.map(describe))
+                .joined(separator: "\u{1E}")
         }
-        return ([entity.rawValue] + fields.map(describe) + (agents.isEmpty ? ["agent"] : agents))
+        let agents = embedded.filter { $0.entity == .agent }.map(describe)
+        // Parts added since: only when a mapping uses them, so other mappings keep their fingerprints.
+        let others = embedded.filter { $0.entity != .agent }.map(describe)
+            + [rooms.map { "rooms=" + $0 }, unitTypes.map { "unit_types=" + $0 }].compactMap { $0 }
+        return ([entity.rawValue] + fields.map(describe) + (agents.isEmpty ? ["agent"] : agents) + others)
             .joined(separator: "\u{1E}")
     }
 }

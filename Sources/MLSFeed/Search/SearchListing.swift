@@ -1,7 +1,8 @@
 import Foundation
 
 /// A listing as the search functions return it (`search.listing_row`), with its listing agent's name and phones,
-/// and the monthly payment when the search asked for one.
+/// its first photo (and from `search.listing` its photos, open houses to come and office), and the monthly payment
+/// when the search asked for one.
 package struct SearchListing: Sendable, Equatable {
     package var source: String
     /// The MLS number.
@@ -42,6 +43,15 @@ package struct SearchListing: Sendable, Equatable {
     package var distanceMiles: Double?
     /// Where the next page starts (`search.detailed` only).
     package var cursor: String?
+    /// The URL of its first photo (`photo_url`).
+    package var photoURL: String?
+    /// `search.listing` only: its photos in order, and its open houses to come, as the JSON arrays the function
+    /// returns (`[{"media_url": ..., ...}]`).
+    package var photosJSON: String?
+    package var openHousesJSON: String?
+    /// `search.listing` only: its office's name and phone, as `offices` has them.
+    package var officeRecordName: String?
+    package var officePhone: String?
     /// Principal and interest a month under the search's mortgage terms, when it had some.
     package var monthlyPayment: Decimal?
 
@@ -54,7 +64,7 @@ package struct SearchListing: Sendable, Equatable {
         r.public_remarks, r.list_office_mls_id, r.list_office_name, r.list_agent_mls_id, r.agent_first_name, \
         r.agent_last_name, r.agent_mobile_phone, r.agent_office_phone, r.agent_email, \
         extract(epoch FROM r.modification_timestamp), extract(epoch FROM r.off_market_at), r.distance_miles, \
-        r.cursor
+        r.cursor, r.photo_url, r.photos::text, r.open_houses::text, r.office_name, r.office_phone
         """
 
     /// A row of `columns`, then the monthly payment (or NULL).
@@ -97,7 +107,12 @@ package struct SearchListing: Sendable, Equatable {
         offMarketAt = date(31)
         distanceMiles = double(32)
         cursor = row[33]
-        monthlyPayment = decimal(34)
+        photoURL = row[34]
+        photosJSON = row[35]
+        openHousesJSON = row[36]
+        officeRecordName = row[37]
+        officePhone = row[38]
+        monthlyPayment = decimal(39)
     }
 }
 

@@ -3,7 +3,8 @@ import Testing
 import MLSFeed
 
 /// `docs/data-model.md` lists every column a mapping may target, with its SQL type: the tables there are checked
-/// against `Column.listing` and `Column.agent`, so a column added to the code without its line in the docs fails.
+/// against each entity's columns (`Column.listing`, `Column.agent`, `Column.office`, `Column.openHouse`,
+/// `Column.media`), so a column added to the code without its line in the docs fails.
 @Suite struct DataModelDocTests {
     /// The package root, two folders above this file's folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -31,7 +32,7 @@ import MLSFeed
         return columns
     }
 
-    @Test(arguments: [(Entity.listing, "listings"), (Entity.agent, "agents")])
+    @Test(arguments: Entity.allCases.map { ($0, $0.table) })
     func everyColumnIsDocumentedWithItsType(entity: Entity, heading: String) throws {
         let documented = try Self.documentedColumns(under: heading)
         #expect(!documented.isEmpty, "docs/data-model.md has no table under ### \(heading)")

@@ -3,7 +3,8 @@ import Testing
 @testable import MLSFeed
 
 /// `docs/mappings.md` lists the names `mapping init` places each column by: its tables are checked against
-/// `ColumnRule.listing` and `ColumnRule.agent`, names and order.
+/// the rules of each entity (`ColumnRule.listing`, `ColumnRule.agent`, `.office`, `.openHouse`, `.media`), names and
+/// order.
 @Suite struct MappingsDocTests {
     /// Column → names, from the tables under `### Names mapping init knows` (a remark in parentheses dropped).
     static func documentedNames() throws -> [[String: [String]]] {
@@ -30,8 +31,9 @@ import Testing
 
     @Test func theNamesTablesAreTheRules() throws {
         let tables = try Self.documentedNames()
-        try #require(tables.count == 2)
-        for (table, rules) in zip(tables, [ColumnRule.listing, ColumnRule.agent]) {
+        let all = [ColumnRule.listing, ColumnRule.agent, ColumnRule.office, ColumnRule.openHouse, ColumnRule.media]
+        try #require(tables.count == all.count)
+        for (table, rules) in zip(tables, all) {
             #expect(Set(table.keys) == Set(rules.map(\.column)))
             for rule in rules { #expect(table[rule.column] == rule.names, "\(rule.column)") }
         }

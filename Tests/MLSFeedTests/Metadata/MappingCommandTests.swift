@@ -117,7 +117,7 @@ import Testing
         #expect(loaded.status == 0, "\(loaded.stderr)")
         let summary = try #require(JSONSerialization.jsonObject(
             with: Data(contentsOf: dir.appendingPathComponent("summary.json"))) as? [String: Any])
-        #expect(summary["read"] as? Int == 10)
+        #expect(summary["read"] as? Int == 11)
         #expect(summary["rejected"] as? Int == 0)
         #expect(summary["issues"] as? [String] == [#"listing_contract_date: 1 not a date ("TBD")"#,
                                                    #"property_type: 1 unknown value ("Cabin")"#])
@@ -134,9 +134,7 @@ import Testing
             ["MLS3001", "KEY-3001", "Active", "Residential", "AG77", "OF12", "Hill Country Realty", "AG78",
              #"{"ListAgentKey": "MK-77"}"#],
             ["MLS4001", "KEY-4001", "ComingSoon", "Residential", "AG90", "OF5", "Capitol Homes", nil,
-             #"{"Media": [{"MediaKey": "M1", "MediaURL": "https://media.example.com/KEY-4001/1.jpg"}], "#
-                + #""ListAgent": {"MemberKey": "MK-90"}, "ListOffice": {"OfficeKey": "OK-5"}, "#
-                + #""ListAgentEmail": "old@example.com"}"#],
+             #"{"ListAgent": {"MemberKey": "MK-90"}, "ListAgentEmail": "old@example.com"}"#],
             ["MLS5001", "KEY-5001", "Active", "Residential", nil, nil, nil, nil,
              #"{"Appliances": ["Dishwasher", "Range"], "AccessibilityFeatures": ["Accessible Approach with Ramp"]}"#],
             ["MLS5002", "KEY-5002", "Active", "Residential", nil, nil, nil, nil,
@@ -144,7 +142,32 @@ import Testing
             ["MLS6001", "KEY-6001", "ActiveUnderContract", "ResidentialIncome", nil, nil, nil, nil, "{}"],
             ["MLS6002", "KEY-6002", "ComingSoon", nil, nil, nil, nil, nil, #"{"_invalid.property_type": "Cabin"}"#],
             ["MLS6003", "KEY-6003", "ActiveUnderContract", "ResidentialIncome", nil, nil, nil, nil, "{}"],
+            ["MLS7001", "KEY-7001", "Active", "ResidentialIncome", nil, "OF7", "Eastside Realty", nil, "{}"],
         ])
+        // The expanded media, open houses, offices, rooms and unit types the starter maps.
+        #expect(try db.execute("""
+            SELECT media_key, listing_id, media_order::text, media_url, media_category, short_description,
+                   extra::text
+            FROM media ORDER BY 1
+            """).rows == [
+            ["M1", "MLS4001", "1", "https://media.example.com/KEY-4001/1.jpg", nil, nil, "{}"],
+            ["M70", "MLS7001", "1", "https://media.example.com/KEY-7001/1.jpg", "Photo", "Front",
+             #"{"ImageWidth": 2048}"#],
+            ["M71", "MLS7001", "2", "https://media.example.com/KEY-7001/2.jpg", "Photo", "Kitchen", "{}"],
+        ])
+        #expect(try db.execute("""
+            SELECT open_house_key, listing_id, to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI'),
+                   to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI'), open_house_type
+            FROM open_houses
+            """).rows == [["OH-71", "MLS7001", "2026-03-08T19:00", "2026-03-08T22:00", "Public"]])
+        #expect(try db.execute("SELECT office_mls_id, office_key, office_name, phone FROM offices ORDER BY 1").rows
+            == [["OF12", nil, "Hill Country Realty", nil], ["OF5", "OK-5", "Capitol Homes", nil],
+                ["OF7", "OK-7", "Eastside Realty", "(512) 555-0107"]])
+        #expect(try db.execute("SELECT rooms::text, unit_types::text FROM listings WHERE listing_id = 'MLS7001'").rows
+            == [[#"[{"RoomKey": "R1", "RoomType": "Kitchen", "RoomLevel": "Main", "RoomWidth": 12, "#
+                    + #""RoomLength": 14.5}, {"RoomKey": "R2", "RoomType": "Primary Bedroom", "RoomLevel": "Upper"}]"#,
+                 #"[{"UnitTypeKey": "U1", "UnitTypeType": "Apartment", "UnitTypeBedsTotal": 2, "#
+                    + #""UnitTypeActualRent": 1850.00}]"#]])
         #expect(try db.execute("""
             SELECT agent_mls_id, first_name, last_name, office_mls_id, office_phone, mobile_phone, email, full_name
             FROM agents ORDER BY 1

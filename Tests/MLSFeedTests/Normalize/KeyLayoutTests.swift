@@ -35,11 +35,11 @@ import Testing
         FieldMapping(name: "listing_id", sources: ["Key"], type: .text, required: true),
         FieldMapping(name: "list_price", sources: ["Price", "Asking"], type: .money),
         FieldMapping(name: "original_list_price", sources: ["Asking"], type: .money),
-    ], embeddedAgents: [
-        AgentMapping(fields: [
+    ], embedded: [
+        EmbeddedMapping(fields: [
             FieldMapping(name: "agent_mls_id", sources: ["AgentId", "Key"], type: .text, required: true),
         ]),
-        AgentMapping(each: "Agents/Agent", fields: [
+        EmbeddedMapping(each: "Agents/Agent", fields: [
             FieldMapping(name: "agent_mls_id", sources: ["Id"], type: .text, required: true),
         ]),
     ])
@@ -57,7 +57,7 @@ import Testing
         let index = KeyIndex(mapping: Self.shared, placed: Self.shared.placedKeys.union(["Deleted"]))
         layout.adopt(keys.map { RawField($0, "v") }, index: index)
         #expect(layout.fieldPositions == fields)
-        #expect(layout.agentPositions == [agent])
+        #expect(layout.embeddedPositions == [agent])
         #expect(layout.extraPositions == extra)
     }
 

@@ -70,7 +70,7 @@ import YAMLConfig
     @Test func repeatedAgentsKeepTheirAlternates() throws {
         let mapping = Mapping(entity: .listing, fields: [
             FieldMapping(name: "listing_id", sources: ["Id"], type: .text, required: true),
-        ], embeddedAgents: [AgentMapping(each: "Participant", fields: [
+        ], embedded: [EmbeddedMapping(each: "Participant", fields: [
             FieldMapping(name: "agent_mls_id", sources: ["ParticipantId"], type: .text),
             FieldMapping(name: "office_phone", sources: ["OfficePhone", "DirectPhone"], type: .phone),
         ])])

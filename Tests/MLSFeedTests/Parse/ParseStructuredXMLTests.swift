@@ -5,9 +5,9 @@ import Testing
 /// `format: xml`: records picked by the mapping's paths, the rest kept as structured JSON in `extra`.
 @Suite struct ParseStructuredXMLTests {
     /// A listing mapping whose fields read `paths` (all as text).
-    static func mapping(_ paths: [(String, [String])], agents: [AgentMapping] = []) -> Mapping {
+    static func mapping(_ paths: [(String, [String])], agents: [EmbeddedMapping] = []) -> Mapping {
         Mapping(entity: .listing, fields: paths.map { FieldMapping(name: $0.0, sources: $0.1, type: .text) },
-                embeddedAgents: agents)
+                embedded: agents)
     }
 
     static func extra(_ record: RawRecord) -> String {
@@ -92,7 +92,7 @@ import Testing
         [("listing_id", ["@ID"]), ("city", ["Address/commons:City"]), ("county_or_parish", ["Address/City"]),
          ("public_remarks", ["Note"]), ("directions", ["Phones/Phone[@type='Telephone']"]),
          ("owner_name", ["Nowhere/Else"])],
-        agents: [AgentMapping(each: "Participant", conditions: [.init(path: "Role", value: "listing")],
+        agents: [EmbeddedMapping(each: "Participant", conditions: [.init(path: "Role", value: "listing")],
                               link: "list_agent_mls_id",
                               fields: [FieldMapping(name: "agent_mls_id", sources: ["Id"], type: .text)])])
 
@@ -136,7 +136,7 @@ import Testing
                 + "<Role>\(text)</Role></Participant></Listing></Listings>"
             let mapping = Self.mapping(
                 [("listing_id", ["@ID"])],
-                agents: [AgentMapping(each: "Participant", conditions: [.init(path: path, value: value)],
+                agents: [EmbeddedMapping(each: "Participant", conditions: [.init(path: path, value: value)],
                                       link: "list_agent_mls_id",
                                       fields: [FieldMapping(name: "agent_mls_id", sources: ["Id"], type: .text)])])
             let (records, _) = try ParseFixture.read(Array(xml.utf8), settings: Self.nestedSettings(),

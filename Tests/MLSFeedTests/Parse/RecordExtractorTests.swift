@@ -95,7 +95,7 @@ import Testing
     static let officeMapping = Mapping(
         entity: .listing,
         fields: [FieldMapping(name: "listing_id", sources: ["MlsNumber"], type: .text)],
-        embeddedAgents: [AgentMapping(each: "ListingParticipants/Participant", fields: [
+        embedded: [EmbeddedMapping(each: "ListingParticipants/Participant", fields: [
             FieldMapping(name: "agent_mls_id", sources: ["ParticipantId"], type: .text),
             FieldMapping(name: "office_mls_id", sources: ["../../Offices/Office/OfficeId"], type: .text),
             FieldMapping(name: "office_name", sources: ["../../Offices/Office/Name"], type: .text),
@@ -135,7 +135,7 @@ import Testing
             entity: .listing,
             fields: [FieldMapping(name: "listing_id", sources: ["ListingKey"], type: .text),
                      FieldMapping(name: "city", sources: ["../name()"], type: .text)],
-            embeddedAgents: [AgentMapping(each: "Agents", fields: [
+            embedded: [EmbeddedMapping(each: "Agents", fields: [
                 FieldMapping(name: "agent_mls_id", sources: ["MemberMlsId"], type: .text),
                 FieldMapping(name: "office_name", sources: ["../ListOfficeName"], type: .text),
             ])])

@@ -228,11 +228,33 @@ import Testing
                  nil, "Dripping Springs", "78620", nil],
             ])
         #expect(try db.execute("""
-            SELECT extra->'Appliances'::text, jsonb_typeof(extra->'Media'), extra->'Media'->1->>'MediaURL',
-                   extra->'PoolPrivateYN'::text, extra->'ListAgent'->>'MemberStateLicense'
+            SELECT extra->'Appliances'::text, extra ? 'Media', extra ? 'OpenHouse', extra ? 'ListOffice',
+                   extra->'PoolPrivateYN'::text, extra->'ListAgent'->>'MemberStateLicense', rooms::text
             FROM listings WHERE listing_id = '5512001'
-            """).rows == [[#"["Dishwasher", "Range", "Refrigerator"]"#, "array",
-                           "https://media.example.com/ACT1001/2.jpg", "true", "TX-0654321"]])
+            """).rows == [[#"["Dishwasher", "Range", "Refrigerator"]"#, "f", "f", "f", "true", "TX-0654321",
+                           #"[{"RoomType": "Kitchen", "RoomLevel": "Main", "RoomDimensions": "14x12"}, "#
+                            + #"{"RoomType": "Primary Bedroom", "RoomLevel": "Main", "RoomWidth": 13.5, "#
+                            + #""RoomLength": 16}]"#]])
+        // The expanded Media, OpenHouse and ListOffice of the listing, every value.
+        #expect(try db.execute("""
+            SELECT media_key, listing_id, media_order::text, media_url, media_category, short_description,
+                   to_char(modification_timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'), image_width::text,
+                   image_height::text
+            FROM media ORDER BY 1
+            """).rows == [
+                ["M1", "5512001", "1", "https://media.example.com/ACT1001/1.jpg", "Photo", "Front", nil, "2048",
+                 "1536"],
+                ["M2", "5512001", "2", "https://media.example.com/ACT1001/2.jpg", "Photo", nil, "2026-11-20T10:00:00",
+                 nil, nil],
+            ])
+        #expect(try db.execute("""
+            SELECT open_house_key, listing_id, to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'),
+                   to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'), open_house_type, status, remarks
+            FROM open_houses
+            """).rows == [["OH1001", "5512001", "2026-12-06T19:00:00", "2026-12-06T21:00:00", "Public", "Active",
+                           "Refreshments."]])
+        #expect(try db.execute("SELECT office_mls_id, office_key, office_name, phone FROM offices").rows
+            == [["OF12", "OK12", "Hill Country Realty", "(512) 555-0100"]])
         #expect(try db.execute("SELECT extra->>'Appliances' FROM listings WHERE listing_id = '5512002'").rows
             == [["[]"]])
         #expect(try db.execute("""

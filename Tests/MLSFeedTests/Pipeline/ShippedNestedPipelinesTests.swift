@@ -40,6 +40,26 @@ import Testing
             """).rows
     }
 
+    /// Every column of `offices`, as text, by id.
+    static func offices(_ database: String) throws -> [[String?]] {
+        try Connection(database).execute("""
+            SELECT office_mls_id, office_key, office_name, phone, email, street_address, city, state_or_province,
+                   postal_code, to_char(modification_timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'),
+                   extra::text
+            FROM offices ORDER BY office_mls_id
+            """).rows
+    }
+
+    /// Every column of `media`, as text, by key.
+    static func media(_ database: String) throws -> [[String?]] {
+        try Connection(database).execute("""
+            SELECT media_key, listing_id, media_order::text, media_url, media_category, short_description,
+                   to_char(modification_timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                   image_width::text, image_height::text, extra::text
+            FROM media ORDER BY media_key
+            """).rows
+    }
+
     /// No `extra` holds text glued from a subtree: no newline followed by indentation.
     static func extrasAreStructured(_ database: String) throws -> Bool {
         try Connection(database).execute("""
@@ -74,20 +94,29 @@ import Testing
             ["SDA4004", "Ana", "Silva", nil, nil, nil, nil, nil, nil],
         ])
         let extra = try Connection(database).execute("""
-            SELECT extra->'Photos'->'Photo'->1->>'MediaURL', jsonb_typeof(extra->'Photos'->'Photo'),
-                   extra->'ListPrice'->>'@currencyCode', extra->'Address'->>'FullStreetAddress'
+            SELECT extra ? 'Photos', extra->'ListPrice'->>'@currencyCode', extra->'Address'->>'FullStreetAddress'
             FROM listings WHERE listing_id = '260100001'
             """).rows
-        #expect(extra == [["https://photos.example.com/sdmls/260100001/2.jpg", "array", "USD",
-                           "3891 University Ave"]])
+        #expect(extra == [["f", "USD", "3891 University Ave"]])
+        // The photos: no key of their own, so <MlsNumber>/<place>.
+        #expect(try Self.media(database) == [
+            ["260100001/1", "260100001", "1", "https://photos.example.com/sdmls/260100001/1.jpg", nil, nil,
+             "2026-11-20T17:15:02.500000", nil, nil, "{}"],
+            ["260100001/2", "260100001", "2", "https://photos.example.com/sdmls/260100001/2.jpg", nil, nil,
+             "2026-11-20T17:15:02.500000", nil, nil, "{}"],
+        ])
+        // The office of both listings: each column the latest value any listing gave (the second names it only).
+        #expect(try Self.offices(database) == [
+            ["SDO118", "O-SDO118", "Bayside Realty", nil, nil, nil, nil, nil, nil, nil, #"{"Level": "Office"}"#],
+        ])
+        #expect(summary.load.rows[.media] == RowCounts(inserted: 2))
+        #expect(summary.load.rows[.office] == RowCounts(inserted: 1))
         #expect(try Connection(database).execute("""
             SELECT extra->'ListingParticipants'->'Participant'->>'Role' FROM listings WHERE listing_id = '260100002'
             """).rows == [["Buyer"]])
         #expect(try Connection(database).execute("""
-            SELECT listing_key, extra ? 'ListingKey', extra->'Offices'->'Office'->>'OfficeKey' FROM listings
-            ORDER BY listing_id
-            """).rows == [["3yd-SDMLS-260100001", "f", "O-SDO118"], ["3yd-SDMLS-260100002", "f", nil],
-                          [nil, "f", nil]])
+            SELECT listing_key, extra ? 'ListingKey', extra ? 'Offices' FROM listings ORDER BY listing_id
+            """).rows == [["3yd-SDMLS-260100001", "f", "f"], ["3yd-SDMLS-260100002", "f", "f"], [nil, "f", "f"]])
         #expect(try Self.extrasAreStructured(database))
     }
 
@@ -106,6 +135,9 @@ import Testing
         ])
         #expect(try Self.agents(database) == [
             ["SDA7007", "Grace", "Kim", nil, "SDO5", "Coastal Homes", "(619) 555-0177", nil, "grace.kim@example.com"],
+        ])
+        #expect(try Self.offices(database) == [
+            ["SDO5", nil, "Coastal Homes", nil, nil, nil, nil, nil, nil, nil, "{}"],
         ])
         #expect(try Connection(database).execute("SELECT extra::text FROM listings ORDER BY listing_id").rows
             == [[#"{"Structure": {"Pool": "TRUE", "View": "FALSE"}}"#], ["{}"]])
@@ -156,8 +188,23 @@ import Testing
             FROM agents WHERE agent_mls_id = '1427873'
             """).rows == [["(905) 555-0102", "Fax"]])
         #expect(try Connection(database).execute("""
-            SELECT listing_id, listing_key, extra ? '@ID' FROM listings ORDER BY listing_id
-            """).rows == [["S4419930", "20011877", "f"], ["X4362018", "19839493", "f"]])
+            SELECT listing_id, listing_key, extra ? '@ID', extra ? 'Photo' FROM listings ORDER BY listing_id
+            """).rows == [["S4419930", "20011877", "f", "f"], ["X4362018", "19839493", "f", "f"]])
+        // The office with its address from the first agent that gives it; the second names it only.
+        #expect(try Self.offices(database) == [
+            ["51240", nil, "Lakeshore Realty Inc., Brokerage", "(705) 555-0100", nil, "123 Main St", "Barrie",
+             "Ontario", "L4M 1A1", nil,
+             #"{"Phones": {"Phone": {"@PhoneType": "Telephone", "@PhoneTypeId": "1"}}, "OrganizationType": "Firm"}"#],
+        ])
+        // Photo/PropertyPhoto: keyed <ListingID>/<SequenceId>; the large photo's URL, the other kept in extra.
+        #expect(try Self.media(database) == [
+            ["X4362018/1", "X4362018", "1", "https://photos.example.ca/X4362018/1-large.jpg", nil,
+             "Front of the house", "2019-02-21T23:40:21.000000", nil, nil,
+             #"{"PhotoURL": "https://photos.example.ca/X4362018/1.jpg", "LastUpdated": "21/02/2019 11:40:21 PM"}"#],
+            // Its LastUpdated is day-first local time (America/Toronto).
+            ["X4362018/2", "X4362018", "2", "https://photos.example.ca/X4362018/2-large.jpg", nil, nil,
+             "2019-02-22T04:40:21.000000", nil, nil, #"{"PhotoURL": "https://photos.example.ca/X4362018/2.jpg"}"#],
+        ])
         #expect(try Self.extrasAreStructured(database))
     }
 }

@@ -33,12 +33,12 @@ import Testing
             fresh.records += one.records
             fresh.issues.merge(one.issues)
         }
-        var normalized = Normalizer.AgentMemo()
-        var validated = Validator.Agents()
+        var normalized = Normalizer.ChildMemo()
+        var validated = Validator.Shared()
         var memoized = ValidatedBatch()
         for start in stride(from: 0, to: records.count, by: 25) {
             let batch = Array(records[start..<min(start + 25, records.count)])
-            let out = validator.process(normalizer.process(batch, agents: &normalized), agents: &validated)
+            let out = validator.process(normalizer.process(batch, children: &normalized), shared: &validated)
             memoized.records += out.records
             memoized.issues.merge(out.issues)
         }
@@ -62,10 +62,10 @@ import Testing
         let validator = Validator(mapping: mapping)
         let coerced = normalizer.process(Self.records())
         let all = validator.process(coerced)
-        var inOrder = Validator.Agents(inOrder: true)
+        var inOrder = Validator.Shared(inOrder: true)
         var filtered: [NormalizedRecord] = []
         for start in stride(from: 0, to: coerced.count, by: 25) {
-            filtered += validator.process(Array(coerced[start..<min(start + 25, coerced.count)]), agents: &inOrder)
+            filtered += validator.process(Array(coerced[start..<min(start + 25, coerced.count)]), shared: &inOrder)
                 .records
         }
         func deduped(_ records: [NormalizedRecord]) -> [NormalizedRecord] {

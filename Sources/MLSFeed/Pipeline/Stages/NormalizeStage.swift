@@ -3,8 +3,8 @@ struct NormalizeStage: Stage {
     static let name = "normalize"
 
     let normalizer: Normalizer
-    /// The agents this worker has coerced already (an agent repeated on many listings is coerced once), and the
-    /// key layouts it met.
+    /// The agents and offices this worker has coerced already (one repeated on many listings is coerced once), and
+    /// the key layouts it met.
     var state = Normalizer.WorkerState()
 
     mutating func process(_ batch: consuming [RawRecord]) throws -> [[CoercedRecord]] {

@@ -4,10 +4,11 @@ struct ValidateStage: Stage {
     static let name = "validate"
 
     let validator: Validator
-    var agents: Validator.Agents
+    /// The agents and offices this worker has made already (see `Validator.Shared`).
+    var shared: Validator.Shared
 
     mutating func process(_ batch: consuming [CoercedRecord]) throws -> [ValidatedBatch] {
-        [validator.process(batch, agents: &agents)]
+        [validator.process(batch, shared: &shared)]
     }
 }
 
