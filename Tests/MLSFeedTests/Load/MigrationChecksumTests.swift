@@ -23,6 +23,7 @@ import Testing
         (11, "active listings near a point", "dc214aa37fe7487324fa372c5cb8c20d79d49eee529ebb085e7c327c2f2d78f1"),
         (12, "on-market listings index", "de2a3ed79dd9889f7827611606279bbdf0ef015cc5eaa8bfdf6cb9a81466d274"),
         (13, "extra compressed with lz4", "7c4b9bca6c5024a5fdf5b44b0f6bc58968e39718435308bf277c3dbf3f12e78e"),
+        (16, "search functions", "fcac4e8a911f9adfd7a1b9d811996d52061712e7148c41e6280750097d4a2859"),
     ]
 
     /// The folder of the migration files.
