@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func anUnreadableInputFails() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let result = try CLI.run(["doctor", "sample", "--input", "/nonexistent/feed.xml", "--database", database])
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[2] == "fail  input       error: /nonexistent/feed.xml: no such file or directory")

@@ -10,7 +10,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         try "log_format: json\ndata_dir: \(dir.path)/data\n".write(to: dir.appendingPathComponent("config.yaml"),
                                                                     atomically: true, encoding: .utf8)
         let url = server.url("flaky/\(FetchServer.key())/listings.xml").replacingOccurrences(

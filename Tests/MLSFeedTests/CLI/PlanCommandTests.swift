@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func aPlanOfAnEmptySourceDropsNoIndex() throws {
-        let scratch = try ReconciliationTests.Scratch()
+        let scratch = try ReconciliationTests.Scratch(migrated: false)
         defer { try? FileManager.default.removeItem(at: scratch.dir) }
         try scratch.write("first.xml", ReconciliationTests.reply(ReconciliationTests.rows(1...20), count: 20))
         // A plan never migrates: on a database nobody migrated it stops, creating nothing.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct LedgerTests {
     /// A migrated fresh database and a ledger on it.
     static func ledger() throws -> (conninfo: String, connection: Connection, ledger: Ledger) {
-        let conninfo = try TestDatabase.fresh()
+        let conninfo = try TestDatabase.migrated()
         let connection = try Connection(conninfo)
         try Migrations.apply(connection)
         return (conninfo, connection, Ledger(connection))

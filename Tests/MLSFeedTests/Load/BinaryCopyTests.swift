@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func binaryRowsStoreWhatTextRowsStore() throws {
-        let connection = try Connection(TestDatabase.fresh())
+        let connection = try Connection(TestDatabase.migrated())
         try Self.tables(connection)
         var extra = JSONText.ObjectWriter()
         var json: [UInt8] = []
@@ -99,7 +99,7 @@ import Testing
     @Test func aFirstLoadAndAStagedRunStoreTheSameRowsInBinary() throws {
         // The first load copies straight into `listings` (source first, run ids last); the second run stages every
         // record (their content changed) and merges them.
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let records = Self.listings().map { record in
             var record = record
             record.absent = 0
@@ -203,7 +203,7 @@ import Testing
         ["only"],
     ])
     func extraKeysGoInTheOrderJSONBStoresThem(keys: [String]) throws {
-        let connection = try Connection(TestDatabase.fresh())
+        let connection = try Connection(TestDatabase.migrated())
         var writer = JSONText.ObjectWriter(order: .storage)
         var out: [UInt8] = []
         writer.append(keys.map { RawField($0, "v") }, to: &out)
@@ -219,7 +219,7 @@ import Testing
     /// own message, in a first load and in a staged run alike.
     @Test(arguments: [true, false])
     func aValueWithoutABinaryFormGoesAsTextAndTheServerJudgesIt(firstLoad: Bool) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         if !firstLoad { try F.load(db, [F.listing("Z")]) }
         var odd = F.listing("A", ordinal: 1)
         odd.values["bedrooms_total"] = .text("many")

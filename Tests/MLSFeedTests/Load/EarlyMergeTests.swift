@@ -80,7 +80,7 @@ import Testing
     /// knows its recognised copies (see `StoredListingsTests.Recognition`).
     static func run(_ scenario: Scenario, early: Bool, recognition: StoredListingsTests.Recognition) throws
         -> (LoadResult, [[String?]]) {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, ["A", "B", "C", "D", "E", "F"].enumerated().map {
             F.listing($1, price: "100", modified: day1, rawHash: UInt64($0 + 1))
         }, mode: .full)

@@ -127,7 +127,7 @@ import Testing
     @Test func tokenPagesRetriesAndADeleteThenOnlyWhatChanged() throws {
         let server = try ODataServer(records: Self.market, faults: ["expire_token_after": 1, "busy_page": 2,
                                                                     "drop_page": 3])
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Self.pipeline(server)
         let first = try Self.run(pipeline, database)
         #expect(first.status == .succeeded, "\(first.error ?? "")")
@@ -180,7 +180,7 @@ import Testing
 
     @Test func aBudgetPausesAtAPageBoundaryAndTheNextRunResumesFromTheMark() throws {
         let server = try ODataServer(records: Self.market)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Self.pipeline(server,
                                          extra: "    rate_limit: { requests_per_second: 20, requests_per_hour: 2 }")
         let first = try Self.run(pipeline, database)
@@ -206,22 +206,22 @@ import Testing
     @Test func overTLSWithTheCAFileAndRefusedWithoutIt() throws {
         let tls = try TLSFetchServer.shared.get()
         let server = try ODataServer(records: Self.market, tls: tls)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let trusted = try Self.run(try Self.pipeline(server, caFile: tls.caFile), database)
         #expect(trusted.status == .succeeded, "\(trusted.error ?? "")")
         #expect(trusted.load.inserted == 4)
-        let refused = try Self.run(try Self.pipeline(server), TestDatabase.fresh())
+        let refused = try Self.run(try Self.pipeline(server), TestDatabase.migrated())
         #expect(refused.status == .failed)
         #expect(refused.error?.contains("TLS: the server certificate is not trusted") == true, "\(refused.error ?? "")")
     }
 
     @Test func killedBetweenPagesThenRerunEqualsOneCleanRun() throws {
-        let clean = try TestDatabase.fresh()
+        let clean = try TestDatabase.migrated()
         let cleanServer = try ODataServer(records: Self.market)
         #expect(try Self.run(try Self.pipeline(cleanServer), clean).status == .succeeded)
 
         let server = try ODataServer(records: Self.market, faults: ["hold_page": 2])
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Self.pipeline(server)
         let process = Process()
         process.executableURL = CLI.binary
@@ -259,7 +259,7 @@ import Testing
     }
 
     @Test func propertyPageLoadsTypedValuesTheExpandedAgentAndRejectsAnUnknownStatus() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.run("reso-web-api.yaml", input: "reso-property.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.rejectReasons == [#"standard_status: 1 unknown value ("Teleported")"#])
@@ -291,7 +291,7 @@ import Testing
     }
 
     @Test func memberPageLoadsAgents() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.run("reso-member.yaml", input: "reso-member.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(try Connection(database).execute("""

@@ -8,7 +8,7 @@ import Testing
 /// hand here from the fixture files.
 @Suite struct ShippedNestedPipelinesTests {
     static func load(_ pipeline: String) throws -> (summary: RunSummary, database: String) {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let config = try PipelineConfig.load(path: CLI.packageRoot.appendingPathComponent("pipelines/\(pipeline)").path,
                                              project: ProjectConfig(), environment: [:])
         var options = RunOptions()

@@ -361,7 +361,7 @@ import Testing
     }
 
     @Test func listingFindsEverySourceOfAnMLSNumber() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let connection = try Connection(db)
         try Migrations.apply(connection)
         try connection.execute("""

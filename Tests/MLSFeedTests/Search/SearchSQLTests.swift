@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func searchSQLDefinesEveryFunctionOfTheSearchSchemas() throws {
-        let connection = try Connection(TestDatabase.fresh())
+        let connection = try Connection(TestDatabase.migrated())
         try Migrations.apply(connection)
         let present = try connection.execute("""
             SELECT n.nspname || '.' || p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
