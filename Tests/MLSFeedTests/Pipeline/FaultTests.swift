@@ -34,12 +34,17 @@ import Testing
         let marker: String
         private let errors = Pipe()
 
-        init(input: String, database: String, phase: TestPause) throws {
+        convenience init(input: String, database: String, phase: TestPause) throws {
+            try self.init(arguments: ["run", FaultTests.pipeline(beside: input), "--input", input,
+                                      "--database", database, "--mode", "full", "--quiet", "--no-progress"],
+                          phase: phase)
+        }
+
+        /// `mlsfeed` with `arguments`, pausing at `phase`.
+        init(arguments: [String], phase: TestPause) throws {
             marker = FileManager.default.temporaryDirectory.appendingPathComponent("pause-\(UUID().uuidString)").path
             process.executableURL = CLI.binary
-            process.arguments = ["run", FaultTests.pipeline(beside: input),
-                                 "--input", input, "--database", database, "--mode", "full", "--quiet",
-                                 "--no-progress"]
+            process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["MLSFEED_TEST_PAUSE"] = phase.rawValue
             environment["MLSFEED_TEST_PAUSE_FILE"] = marker
@@ -119,8 +124,8 @@ import Testing
     func killedAtEveryPhaseThenRerunEqualsOneCleanRun(phase: TestPause) throws {
         let dir = try Self.feeds.get()
         let (withBase, input) = Self.scenario(phase)
-        let clean = try TestDatabase.fresh()
-        let faulty = try TestDatabase.fresh()
+        let clean = try TestDatabase.migrated()
+        let faulty = try TestDatabase.migrated()
         for database in [clean, faulty] where withBase {
             #expect(try Self.run(dir.path + "/base.xml", database).status == 0)
         }
@@ -144,7 +149,7 @@ import Testing
     func aSignalEndsTheRunWithinTwoSecondsInEveryPhase(phase: TestPause) throws {
         let dir = try Self.feeds.get()
         let (withBase, input) = Self.scenario(phase)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         if withBase {
             #expect(try Self.run(dir.path + "/base.xml", database).status == 0)
         } else {
