@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// `mlsfeed doctor` through the built binary: a line per check, a fix for each problem, exit 0 only when all is ok.
-@Suite struct DoctorCommandTests {
+@Suite(.ownThread) struct DoctorCommandTests {
     /// The disk line depends on this machine: the exit code is 0 only when it is ok too.
     static func diskIsOk(_ lines: [String]) -> Bool {
         lines.contains { $0.hasPrefix("ok    disk        ") }

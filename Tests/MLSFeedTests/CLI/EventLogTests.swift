@@ -4,7 +4,7 @@ import Testing
 @testable import MLSFeed
 
 /// `log_format: json`: every event a JSON line on stderr, retries always visible, no secret in any line.
-@Suite struct EventLogTests {
+@Suite(.ownThread) struct EventLogTests {
     @Test func everyEventIsAJSONLineWithoutSecrets() throws {
         let server = try FetchServer.shared.get()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")

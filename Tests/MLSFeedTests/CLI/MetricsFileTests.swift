@@ -5,7 +5,7 @@ import Testing
 /// `--metrics-file` through the built binary, read back by a real Prometheus parser (`prometheus_client`'s text
 /// parser from PyPI, installed into a temporary directory; the test is cancelled with the reason when pip cannot
 /// install it).
-@Suite struct MetricsFileTests {
+@Suite(.ownThread) struct MetricsFileTests {
     /// A scratch directory with `prometheus_client` installed in `site`.
     struct Parser {
         let dir: URL

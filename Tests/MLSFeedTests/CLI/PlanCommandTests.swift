@@ -6,7 +6,7 @@ import Testing
 
 /// `mlsfeed plan` through the built binary on a real PostgreSQL: it writes nothing (every row keeps its `xmin`),
 /// its counts are what the run then does, and it reports the safety rule that would stop a run.
-@Suite struct PlanCommandTests {
+@Suite(.ownThread) struct PlanCommandTests {
     typealias Row = ReconciliationTests.Row
 
     /// Every row of the tables a run writes, with its `xmin`, and the sequences' positions: a plan must leave all

@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// The ledger's read queries against a real PostgreSQL, on rows the loader itself wrote where it can write them.
-@Suite struct LedgerTests {
+@Suite(.ownThread) struct LedgerTests {
     /// A migrated fresh database and a ledger on it.
     static func ledger() throws -> (conninfo: String, connection: Connection, ledger: Ledger) {
         let conninfo = try TestDatabase.migrated()

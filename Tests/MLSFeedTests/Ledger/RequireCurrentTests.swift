@@ -4,7 +4,7 @@ import Testing
 @testable import MLSFeed
 
 /// `Migrations.requireCurrent`: read-only commands refuse an older schema and change nothing.
-@Suite struct RequireCurrentTests {
+@Suite(.ownThread) struct RequireCurrentTests {
     @Test func anOlderSchemaIsAnErrorNamingMigrate() throws {
         let connection = try Connection(TestDatabase.fresh())
         let latest = Migrations.latestVersion

@@ -6,7 +6,7 @@ import Testing
 /// Listings and agents go to the server as binary COPY rows. Whatever the values, the rows the server stores must
 /// be exactly those the text COPY of the same records stores (the server's own input functions are the oracle),
 /// and a value without a binary form sends its batch as text, so the server judges it as before.
-@Suite struct BinaryCopyTests {
+@Suite(.ownThread) struct BinaryCopyTests {
     typealias F = LoadFixtures
 
     /// Varied listings: every column type, edge values, NULLs, text that text COPY escapes.

@@ -6,7 +6,7 @@ import Testing
 
 /// A first load copies listings straight into `listings` (repeats staged) and, into an empty table, rebuilds the
 /// secondary indexes instead of maintaining them row by row.
-@Suite struct FirstLoadTests {
+@Suite(.ownThread) struct FirstLoadTests {
     typealias F = LoadFixtures
     static let indexes = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'listings' ORDER BY 1"
 

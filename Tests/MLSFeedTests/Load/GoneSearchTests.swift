@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// The withdrawal's search beside the merge: what it finds, when it hands the work back, and that it stops.
-@Suite struct GoneSearchTests {
+@Suite(.ownThread) struct GoneSearchTests {
     typealias F = LoadFixtures
 
     /// A source with listings A-E (fingerprints 1-5), D off the market, and another source's listing with

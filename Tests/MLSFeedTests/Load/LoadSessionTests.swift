@@ -6,7 +6,7 @@ import Testing
 
 private typealias F = LoadFixtures
 
-@Suite struct LoadSessionTests {
+@Suite(.ownThread) struct LoadSessionTests {
     @Test func firstRunInsertsListingsAgentsAndLedger() throws {
         let db = try TestDatabase.migrated()
         let result = try F.load(db, [F.listing("A", ordinal: 0), F.listing("B", ordinal: 1), F.agent("AG1")])

@@ -7,7 +7,7 @@ import Testing
 /// A database the release before the SQL files migrated (its 13 migrations applied from Swift strings, whose exact
 /// texts are the files `0001` to `0013`) moves forward: only the newer migrations run, once each, its rows and
 /// `schema_migrations` stay as they were, and it ends with the schema a new install has.
-@Suite struct MigrationForwardTests {
+@Suite(.ownThread) struct MigrationForwardTests {
     /// The migrations the release before recorded in `schema_migrations`.
     static let release = MigrationChecksumTests.shipped.filter { $0.version <= 13 }.map { ($0.version, $0.name) }
 

@@ -4,7 +4,7 @@ import Postgres
 import PostgresTestSupport
 import Testing
 
-@Suite struct LoadMigrationsTests {
+@Suite(.ownThread) struct LoadMigrationsTests {
     @Test func applyTwiceIsANoOp() throws {
         let connection = try Connection(TestDatabase.fresh())
         let all = Migrations.all.map(\.version)

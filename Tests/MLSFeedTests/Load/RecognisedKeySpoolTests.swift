@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// The recognised copies' keys wait in an unlinked spool file, and reach `seen_listings` all or only those asked.
-@Suite struct RecognisedKeySpoolTests {
+@Suite(.ownThread) struct RecognisedKeySpoolTests {
     typealias F = LoadFixtures
 
     /// `count` keys of mixed lengths (one empty, some multi-byte), each with its ordinal.

@@ -6,7 +6,7 @@ import Testing
 @testable import MLSFeed
 
 /// A run's side connections: closed as soon as their user lets them go, cancelled by a stop while open.
-@Suite struct StatementCancellerTests {
+@Suite(.ownThread) struct StatementCancellerTests {
     typealias F = LoadFixtures
 
     /// The number of the server's backends with process id `pid` (0 or 1), only those running `statement` if given.

@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// Listings recognised by their raw fingerprint travel as keys only: the merge neither stages nor compares them.
-@Suite struct StoredListingsTests {
+@Suite(.ownThread) struct StoredListingsTests {
     typealias F = LoadFixtures
 
     @Test func storedListingsHoldTheRawFingerprintsOfOnMarketListingsWithTheirTimes() throws {

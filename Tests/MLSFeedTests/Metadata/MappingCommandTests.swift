@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// `mlsfeed mapping init` through the built binary: the mapping it writes validates and loads a matching feed.
-@Suite struct MappingCommandTests {
+@Suite(.ownThread) struct MappingCommandTests {
     /// The RETS COMPACT table and its lookups make a mapping; a feed with those SystemNames as columns loads
     /// into PostgreSQL with the expected listing columns, lookups decoded, and the listing agent as an agent row.
     @Test func retsCompactMetadataMakesAMappingThatLoadsAFeed() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// A value too large for its column (32-bit integers, `numeric(14,2)` prices) is a reject of its record with a
 /// reason, never a failed COPY that loses the whole run.
-@Suite struct ColumnBoundsTests {
+@Suite(.ownThread) struct ColumnBoundsTests {
     @Test(arguments: [
         ("list_price", FieldType.money, "$999,999,999,999.99", nil),
         ("list_price", .money, "1000000000000", "too large for the column (at most 999999999999.99)"),

@@ -6,7 +6,7 @@ import Testing
 @testable import MLSFeedFixtures
 
 /// Whole runs into a real PostgreSQL (a throwaway cluster, fresh database per test).
-@Suite struct DatabaseRunTests {
+@Suite(.ownThread) struct DatabaseRunTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../..").standardizedFileURL
 

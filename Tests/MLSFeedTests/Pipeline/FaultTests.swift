@@ -7,17 +7,17 @@ import Testing
 
 /// Faults hit at each phase of a run, every time: the binary pauses at the phase its environment names
 /// (`TestPause`), the test kills or stops it there, and checks what is left.
-@Suite struct FaultTests {
+@Suite(.ownThread) struct FaultTests {
     /// A base dump and its next night's delta, generated once for the suite.
     static let feeds: Result<URL, any Error> = Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        _ = try FixtureGenerator.generate(FixtureOptions(listings: 3000, output: dir.path + "/base.xml", seed: 11))
+        _ = try FixtureGenerator.generate(FixtureOptions(listings: 1000, output: dir.path + "/base.xml", seed: 11))
         _ = try FixtureGenerator.generate(try FixtureOptions(arguments: [
             "--delta-of", dir.path + "/base.xml", "--seed", "12", "--changed", "5%", "--new", "1%", "--gone", "1%",
             "--out", dir.path + "/delta.xml",
         ]))
-        // The sample pipeline, merging every 50 staged listings while the parse goes on (the delta stages 180), so
+        // The sample pipeline, merging every 50 staged listings while the parse goes on (the delta stages 60), so
         // every phase of a later load meets merges made during the parse.
         let sample = try String(contentsOf: CLI.packageRoot.appendingPathComponent("pipelines/sample.yaml"),
                                 encoding: .utf8)

@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// Whole runs over HTTP from the loopback test server: paging through the runner, and ETag change detection.
-@Suite struct HTTPRunTests {
+@Suite(.ownThread) struct HTTPRunTests {
     static func pipeline(_ input: String, http: String) throws -> PipelineConfig {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import Testing
 
 /// A run that meets a table another session holds locked: it names the blocking session, gives up after
 /// `timeouts.lock` with exit 4 (worth a retry later), and a stop signal ends it at once while it waits.
-@Suite struct LockWaitTests {
+@Suite(.ownThread) struct LockWaitTests {
     /// A database with the schema and the sample loaded, and a session holding `listings` locked.
     static func lockedDatabase() throws -> (database: String, holder: Connection) {
         let database = try TestDatabase.migrated()

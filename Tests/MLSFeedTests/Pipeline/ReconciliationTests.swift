@@ -6,7 +6,7 @@ import Testing
 
 /// What a full run may withdraw, judged through the built binary against a real PostgreSQL: only complete dumps
 /// reconcile, an older dump never reverses a newer one, a multi-part dump is one unit, partial columns are kept.
-@Suite struct ReconciliationTests {
+@Suite(.ownThread) struct ReconciliationTests {
     /// One listing row of a RETS reply.
     struct Row {
         var id: String

@@ -6,7 +6,7 @@ import Testing
 
 /// RESO Web API replication against a loopback OData server (`Fixtures/fetch/odata_server.py`): OAuth2, pages by
 /// `@odata.nextLink`, retries, deletes, the high-water mark, request budgets, TLS, and a kill between pages.
-@Suite struct ResoWebAPITests {
+@Suite(.ownThread) struct ResoWebAPITests {
     /// One OData server with its own records, faults and request log.
     final class ODataServer {
         let state: URL
@@ -245,7 +245,7 @@ import Testing
 }
 
 /// The shipped RESO Web API pipelines on their fixture pages (`--input` a file: no HTTP, no replication state).
-@Suite struct ShippedResoPipelinesTests {
+@Suite(.ownThread) struct ShippedResoPipelinesTests {
     static func run(_ pipeline: String, input: String, database: String) throws -> RunSummary {
         var project = ProjectConfig()
         project.maxRejectRatio = 0.5

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// The SQL search API against independent queries written here, on `SearchFixture.small`.
-@Suite struct SearchFunctionsTests {
+@Suite(.ownThread) struct SearchFunctionsTests {
     /// Criteria of a detailed search, with the independent query they stand for.
     struct Criteria: CustomTestStringConvertible, Sendable {
         var type: String?

@@ -7,7 +7,7 @@ import Testing
 /// `Search/search.sql` is what the database runs: the latest migration named `search functions` is a copy of it, it
 /// defines every function of schemas `search` and `search_internal`, and its first copy (migration 16) changed no
 /// function that migrations 8, 10 and 11 had made, only the layout of their text.
-@Suite struct SearchSQLTests {
+@Suite(.ownThread) struct SearchSQLTests {
     /// The migrations that apply `search.sql` as it was when they shipped.
     static let copies = Migrations.all.filter { $0.name == "search functions" }
 
