@@ -30,12 +30,18 @@ let package = Package(
         // The embedded PostgreSQL: cluster and server process management (connects through `Postgres`).
         .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
 
-        // The domain: one folder per pipeline stage.
+        // The domain: one folder per pipeline stage. Its `.sql` files (migrations, the search API) are compiled in as
+        // string literals by the EmbedSQL plugin, so the binary carries them wherever it is copied.
         // Test hooks (`TestPause`) only in debug builds, which the tests run: a release build has neither their
         // code nor their environment variables' names.
         .target(name: "MLSFeed", dependencies: ["XMLStream", "JSONStream", "Postgres", "YAMLConfig", "Inflate",
                                                    "Digest", "HTTPClient"],
-                swiftSettings: [.define("MLSFEED_TEST_HOOKS", .when(configuration: .debug))]),
+                exclude: ["Load/Migrations/README.md"],
+                swiftSettings: [.define("MLSFEED_TEST_HOOKS", .when(configuration: .debug))],
+                plugins: ["EmbedSQL"]),
+        // The build tool of EmbedSQL: `.sql` files in, one Swift file of string literals out (C library only).
+        .executableTarget(name: "sql-embed"),
+        .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["sql-embed"]),
         // Deterministic synthetic feeds and their truth files (`mlsfeed fixtures generate`, tests, benchmarks).
         .target(name: "MLSFeedFixtures", dependencies: ["MLSFeed"]),
         .executableTarget(name: "mlsfeed", dependencies: ["MLSFeed", "MLSFeedFixtures", "Postgres", "EmbeddedPostgres",

@@ -21,9 +21,18 @@ final class CopyQueue: @unchecked Sendable {
     private var largestPayload = 0
     private var failure: Error?
     private var spare: [UInt8]?
+    /// How many `enqueue` calls wait for room now.
+    private var waiting = 0
 
     init(byteLimit: Int) {
         self.byteLimit = byteLimit
+    }
+
+    /// How many producers wait in `enqueue` for room now (what a test watches to know one is held back).
+    var waitingProducers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
     }
 
     /// Lets the queue hold up to `bytes` (never less than it does): a producer that queues a long statement lets
@@ -43,7 +52,11 @@ final class CopyQueue: @unchecked Sendable {
         largestPayload = max(largestPayload, size)
         let limit = max(byteLimit, largestPayload + largestPayload / 2)
         // Bounded by the COPYs in flight, which the connection's `cancel` stops.
-        while failure == nil && queuedCopies > 0 && queuedBytes + size > limit { condition.wait() }
+        while failure == nil && queuedCopies > 0 && queuedBytes + size > limit {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
         if let error = failure {
             failure = nil
             condition.unlock()

@@ -4,6 +4,17 @@ import Foundation
 import Testing
 
 @Suite struct CopyQueueTests {
+    /// Whether a producer comes to wait in `queue`'s `enqueue` (checked every millisecond, for at most 30 s): the
+    /// state itself, not a time hoped long enough for it.
+    static func producerWaits(_ queue: CopyQueue) -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while queue.waitingProducers == 0 {
+            guard Date() < deadline else { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
     /// What the fake COPYs saw, shared with the worker.
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
@@ -57,7 +68,8 @@ import Testing
             try? queue.enqueue(Array(repeating: 4, count: 100)) { log.append($0) }
             next.signal()
         }
-        #expect(next.wait(timeout: .now() + 0.3) == .timedOut)
+        #expect(Self.producerWaits(queue))
+        #expect(next.wait(timeout: .now()) == .timedOut)
         release.signal()
         #expect(next.wait(timeout: .now() + 10) == .success)
         try queue.settle()
@@ -79,7 +91,8 @@ import Testing
             second.signal()
         }
         // 8 + 8 bytes would pass the limit of 10: the second COPY is let in only when the first has run.
-        #expect(second.wait(timeout: .now() + 0.3) == .timedOut)
+        #expect(Self.producerWaits(queue))
+        #expect(second.wait(timeout: .now()) == .timedOut)
         release.signal()
         #expect(second.wait(timeout: .now() + 10) == .success)
         try queue.settle()

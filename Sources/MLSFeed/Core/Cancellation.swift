@@ -9,6 +9,8 @@ package final class Cancellation: @unchecked Sendable {
     private var cancelled = false
     private var handlers: [Int: @Sendable () -> Void] = [:]
     private var nextHandler = 0
+    /// How many threads are in `sleep` now.
+    private var sleeping = 0
 
     package init() {}
 
@@ -44,8 +46,17 @@ package final class Cancellation: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: max(0, seconds))
         condition.lock()
         defer { condition.unlock() }
+        sleeping += 1
+        defer { sleeping -= 1 }
         while !cancelled && Date() < deadline { _ = condition.wait(until: deadline) }
         if cancelled { throw CancellationError() }
+    }
+
+    /// How many threads sleep on it now (what a test watches to know a sleep has begun).
+    package var sleepers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return sleeping
     }
 
     /// Runs `handler` when the run is told to stop (at once when it already was) until the registration is

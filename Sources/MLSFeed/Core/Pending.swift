@@ -4,6 +4,8 @@ import Foundation
 package final class Pending<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var result: Value?
+    /// How many readers wait in `value` now.
+    private var waiting = 0
 
     package init() {}
 
@@ -24,7 +26,18 @@ package final class Pending<Value: Sendable>: @unchecked Sendable {
     package var value: Value {
         condition.lock()
         defer { condition.unlock() }
-        while result == nil { condition.wait() }
+        while result == nil {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
         return result!
+    }
+
+    /// How many readers wait for the value now (what a test watches to know they are blocked).
+    package var waitingReaders: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
     }
 }

@@ -11,6 +11,8 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var next = 0
     private var producers: Int
     private var cancelled = false
+    /// How many `push` calls wait for room now.
+    private var waiting = 0
     let capacity: Int
 
     init(capacity: Int, producers: Int = 1) {
@@ -23,7 +25,11 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func push(_ item: consuming Element, sequence: Int) throws {
         condition.lock()
         defer { condition.unlock() }
-        while items.count >= capacity && sequence != next && !cancelled { condition.wait() }
+        while items.count >= capacity && sequence != next && !cancelled {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
         if cancelled { throw CancellationError() }
         items[sequence] = consume item
         condition.broadcast()
@@ -40,6 +46,13 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         next += 1
         condition.broadcast()
         return (sequence, item)
+    }
+
+    /// How many producers wait in `push` for room now (what a test watches to know a producer is held back).
+    var waitingProducers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
     }
 
     /// One producer is done; when all are, consumers drain what is left and then get nil.

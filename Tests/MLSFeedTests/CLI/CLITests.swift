@@ -3,7 +3,7 @@ import Testing
 @testable import MLSFeed
 
 /// The `mlsfeed` executable: exit codes, usage and compiler-style errors (no database needed).
-@Suite struct CLITests {
+@Suite(.ownThread) struct CLITests {
     @Test func versionAndHelp() throws {
         let version = try CLI.run(["--version"])
         #expect(version.status == 0)

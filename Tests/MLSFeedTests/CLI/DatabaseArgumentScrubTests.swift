@@ -6,7 +6,7 @@ import Testing
 
 /// The password of `--database` is masked in the process's own command line (`/proc/PID/cmdline`, what `ps`
 /// shows) while the run goes on with the real one.
-@Suite struct DatabaseArgumentScrubTests {
+@Suite(.ownThread) struct DatabaseArgumentScrubTests {
     @Test(arguments: ["url", "keywords", "url="])
     func thePasswordLeavesTheCommandLineWhileTheRunUsesIt(form: String) throws {
         let role = try DatabaseRole.create(password: "s3cret-\(UUID().uuidString.prefix(8))", superuser: true)

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// `mlsfeed doctor` through the built binary: a line per check, a fix for each problem, exit 0 only when all is ok.
-@Suite struct DoctorCommandTests {
+@Suite(.ownThread) struct DoctorCommandTests {
     /// The disk line depends on this machine: the exit code is 0 only when it is ok too.
     static func diskIsOk(_ lines: [String]) -> Bool {
         lines.contains { $0.hasPrefix("ok    disk        ") }
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func anUnreadableInputFails() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let result = try CLI.run(["doctor", "sample", "--input", "/nonexistent/feed.xml", "--database", database])
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[2] == "fail  input       error: /nonexistent/feed.xml: no such file or directory")

@@ -4,13 +4,13 @@ import Testing
 @testable import MLSFeed
 
 /// `log_format: json`: every event a JSON line on stderr, retries always visible, no secret in any line.
-@Suite struct EventLogTests {
+@Suite(.ownThread) struct EventLogTests {
     @Test func everyEventIsAJSONLineWithoutSecrets() throws {
         let server = try FetchServer.shared.get()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         try "log_format: json\ndata_dir: \(dir.path)/data\n".write(to: dir.appendingPathComponent("config.yaml"),
                                                                     atomically: true, encoding: .utf8)
         let url = server.url("flaky/\(FetchServer.key())/listings.xml").replacingOccurrences(

@@ -6,7 +6,7 @@ import Testing
 
 /// Failures that tell the operator what to fix: the database refusing the configured role exits 2 naming the role
 /// and what it lacks; a full disk (the output, the server's tablespace) exits 4 naming the path or tablespace.
-@Suite struct FailureExitCodeTests {
+@Suite(.ownThread) struct FailureExitCodeTests {
     static let input = CLI.packageRoot.appendingPathComponent("Tests/MLSFeedTests/Fixtures/fetch/listings.xml").path
 
     /// `mlsfeed run pipelines/sample.yaml` on the small fixture with `arguments`.

@@ -5,7 +5,7 @@ import Testing
 /// `--metrics-file` through the built binary, read back by a real Prometheus parser (`prometheus_client`'s text
 /// parser from PyPI, installed into a temporary directory; the test is cancelled with the reason when pip cannot
 /// install it).
-@Suite struct MetricsFileTests {
+@Suite(.ownThread) struct MetricsFileTests {
     /// A scratch directory with `prometheus_client` installed in `site`.
     struct Parser {
         let dir: URL
@@ -75,7 +75,7 @@ import Testing
     @Test func runsWriteMetricsThatPrometheusReadsAndAFailureKeepsTheLastSuccess() throws {
         let parser = try Parser()
         defer { parser.remove() }
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let template = parser.dir.appendingPathComponent("mlsfeed-{pipeline}.prom").path
         let file = parser.dir.appendingPathComponent("mlsfeed-sample.prom").path
 
@@ -128,7 +128,7 @@ import Testing
     @Test func metricsFileInConfigIsRelativeToIt() throws {
         let parser = try Parser()
         defer { parser.remove() }
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let config = parser.dir.appendingPathComponent("config.yaml")
         try "metrics_file: out/{pipeline}.prom\n".write(to: config, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: parser.dir.appendingPathComponent("out"),

@@ -15,7 +15,7 @@ struct NightlyFeeds {
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        database = try TestDatabase.fresh()
+        database = try TestDatabase.migrated()
         let sample = try String(contentsOf: CLI.packageRoot.appendingPathComponent("pipelines/data/sample.xml"),
                                 encoding: .utf8)
         let active = "<listing><values>260000005|Active|Single Family Residential|1230000|1230000||08/19/2026|"

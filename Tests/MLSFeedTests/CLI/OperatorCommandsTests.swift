@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// `runs`, `runs show`, `history`, `rejects` and `prune` through the built binary on a real PostgreSQL.
-@Suite struct OperatorCommandsTests {
+@Suite(.ownThread) struct OperatorCommandsTests {
     @Test func runsListsTheLedgerAsATableAndAsJSON() throws {
         let feeds = try NightlyFeeds()
         defer { feeds.remove() }

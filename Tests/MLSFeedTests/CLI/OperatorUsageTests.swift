@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Usage mistakes of the operators' commands exit 2 and name the flag, before any database is touched.
-@Suite struct OperatorUsageTests {
+@Suite(.ownThread) struct OperatorUsageTests {
     @Test(arguments: [
         (["runs", "--limit", "0"], "error: --limit must be a positive integer, got 0"),
         (["runs", "--format", "xml"], "error: --format must be table or json, got xml"),

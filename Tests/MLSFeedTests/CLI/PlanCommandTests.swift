@@ -6,7 +6,7 @@ import Testing
 
 /// `mlsfeed plan` through the built binary on a real PostgreSQL: it writes nothing (every row keeps its `xmin`),
 /// its counts are what the run then does, and it reports the safety rule that would stop a run.
-@Suite struct PlanCommandTests {
+@Suite(.ownThread) struct PlanCommandTests {
     typealias Row = ReconciliationTests.Row
 
     /// Every row of the tables a run writes, with its `xmin`, and the sequences' positions: a plan must leave all
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func aPlanOfAnEmptySourceDropsNoIndex() throws {
-        let scratch = try ReconciliationTests.Scratch()
+        let scratch = try ReconciliationTests.Scratch(migrated: false)
         defer { try? FileManager.default.removeItem(at: scratch.dir) }
         try scratch.write("first.xml", ReconciliationTests.reply(ReconciliationTests.rows(1...20), count: 20))
         // A plan never migrates: on a database nobody migrated it stops, creating nothing.

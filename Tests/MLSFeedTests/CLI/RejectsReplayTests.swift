@@ -5,7 +5,7 @@ import Testing
 
 /// `mlsfeed rejects replay` through the built binary on a real PostgreSQL: after a mapping fix the rejected records
 /// load from their stored raw fields, as a new incremental run; the rejects stay, marked replayed by it.
-@Suite struct RejectsReplayTests {
+@Suite(.ownThread) struct RejectsReplayTests {
     @Test func aReplayAfterAMappingFixLoadsTheRejectsAndMarksThem() throws {
         let scratch = try ReconciliationTests.Scratch()
         defer { try? FileManager.default.removeItem(at: scratch.dir) }

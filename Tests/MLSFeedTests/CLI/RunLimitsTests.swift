@@ -7,7 +7,7 @@ import Testing
 /// Limits seen from the built binary: a deep document fails its run with a message and a `failed` ledger row (it
 /// killed the process, exit 139, the row left `running`); the summary file never shows an earlier run's result
 /// while a run goes on or after it died; a huge value in a compressed feed is a reject that costs no memory.
-@Suite struct RunLimitsTests {
+@Suite(.ownThread) struct RunLimitsTests {
     /// A directory of its own, removed by `deinit`.
     final class Scratch {
         let path = NSTemporaryDirectory() + "mlsfeed-limits-\(UUID().uuidString)"

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// `mlsfeed search` through the built binary: usage errors, the three formats, a terminal, a read-only schema check.
-@Suite struct SearchCLITests {
+@Suite(.ownThread) struct SearchCLITests {
     @Test(arguments: [
         (["search"], "error: expected one of mls, quick, detailed, near, agent"),
         (["search", "nearby"], "error: unknown search nearby; expected mls, quick, detailed, near or agent"),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `deploy/systemd`: the units pass `systemd-analyze verify` with no warning (when systemd-analyze is installed).
-@Suite struct SystemdUnitsTests {
+@Suite(.ownThread) struct SystemdUnitsTests {
     static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 

@@ -5,10 +5,18 @@ import Testing
 @Suite struct CancellationTests {
     @Test func sleepWakesAtOnceWhenCancelledFromAnotherThread() throws {
         let cancellation = Cancellation()
-        let started = Date()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { cancellation.cancel() }
-        #expect(throws: CancellationError.self) { try cancellation.sleep(seconds: 30) }
-        #expect(Date().timeIntervalSince(started) < 5)
+        let woke = DispatchSemaphore(value: 0)
+        let outcome = Locked<(any Error)?>(nil)
+        DispatchQueue.global().async {
+            do { try cancellation.sleep(seconds: 3600) } catch { outcome.update { $0 = error } }
+            woke.signal()
+        }
+        // Cancelled once the sleep has begun (not before it, which would prove nothing): it ends at once.
+        try waitUntil { cancellation.sleepers == 1 }
+        cancellation.cancel()
+        #expect(woke.wait(timeout: .now() + 30) == .success)
+        #expect(outcome.value is CancellationError)
+        #expect(cancellation.sleepers == 0)
         #expect(throws: CancellationError.self) { try cancellation.check() }
     }
 

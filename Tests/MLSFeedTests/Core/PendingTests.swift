@@ -3,7 +3,7 @@ import Testing
 @testable import MLSFeed
 
 @Suite struct PendingTests {
-    @Test func readersWaitForTheFirstValueAndKeepIt() {
+    @Test func readersWaitForTheFirstValueAndKeepIt() throws {
         let pending = Pending<Int>()
         let readers = DispatchGroup()
         let seen = Locked<[Int]>([])
@@ -13,7 +13,9 @@ import Testing
                 seen.update { $0.append(value) }
             }
         }
-        #expect(readers.wait(timeout: .now() + 0.2) == .timedOut)
+        // All four wait for the value.
+        try waitUntil { pending.waitingReaders == 4 }
+        #expect(readers.wait(timeout: .now()) == .timedOut)
         pending.fulfil(7)
         pending.fulfil(8)
         #expect(readers.wait(timeout: .now() + 10) == .success)

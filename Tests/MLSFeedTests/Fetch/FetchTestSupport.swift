@@ -3,7 +3,7 @@ import MLSFeed
 import Testing
 
 /// The Fetch stage's suites, grouped so that `swift test --filter Fetch` runs all of them.
-@Suite enum FetchTests {}
+@Suite(.ownThread) enum FetchTests {}
 
 /// Reads a source to its end; the chunks' sizes come back too.
 func drain(_ source: any ChunkSource) throws -> (bytes: [UInt8], chunks: [Int]) {

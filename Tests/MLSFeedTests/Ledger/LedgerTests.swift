@@ -5,10 +5,10 @@ import Testing
 @testable import MLSFeed
 
 /// The ledger's read queries against a real PostgreSQL, on rows the loader itself wrote where it can write them.
-@Suite struct LedgerTests {
+@Suite(.ownThread) struct LedgerTests {
     /// A migrated fresh database and a ledger on it.
     static func ledger() throws -> (conninfo: String, connection: Connection, ledger: Ledger) {
-        let conninfo = try TestDatabase.fresh()
+        let conninfo = try TestDatabase.migrated()
         let connection = try Connection(conninfo)
         try Migrations.apply(connection)
         return (conninfo, connection, Ledger(connection))

@@ -6,7 +6,7 @@ import Testing
 /// Listings and agents go to the server as binary COPY rows. Whatever the values, the rows the server stores must
 /// be exactly those the text COPY of the same records stores (the server's own input functions are the oracle),
 /// and a value without a binary form sends its batch as text, so the server judges it as before.
-@Suite struct BinaryCopyTests {
+@Suite(.ownThread) struct BinaryCopyTests {
     typealias F = LoadFixtures
 
     /// Varied listings: every column type, edge values, NULLs, text that text COPY escapes.
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func binaryRowsStoreWhatTextRowsStore() throws {
-        let connection = try Connection(TestDatabase.fresh())
+        let connection = try Connection(TestDatabase.migrated())
         try Self.tables(connection)
         var extra = JSONText.ObjectWriter()
         var json: [UInt8] = []
@@ -99,7 +99,7 @@ import Testing
     @Test func aFirstLoadAndAStagedRunStoreTheSameRowsInBinary() throws {
         // The first load copies straight into `listings` (source first, run ids last); the second run stages every
         // record (their content changed) and merges them.
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let records = Self.listings().map { record in
             var record = record
             record.absent = 0
@@ -203,7 +203,7 @@ import Testing
         ["only"],
     ])
     func extraKeysGoInTheOrderJSONBStoresThem(keys: [String]) throws {
-        let connection = try Connection(TestDatabase.fresh())
+        let connection = try Connection(TestDatabase.migrated())
         var writer = JSONText.ObjectWriter(order: .storage)
         var out: [UInt8] = []
         writer.append(keys.map { RawField($0, "v") }, to: &out)
@@ -219,7 +219,7 @@ import Testing
     /// own message, in a first load and in a staged run alike.
     @Test(arguments: [true, false])
     func aValueWithoutABinaryFormGoesAsTextAndTheServerJudgesIt(firstLoad: Bool) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         if !firstLoad { try F.load(db, [F.listing("Z")]) }
         var odd = F.listing("A", ordinal: 1)
         odd.values["bedrooms_total"] = .text("many")

@@ -8,7 +8,7 @@ import Testing
 /// each scenario runs in batches with a merge after every batch that staged a listing, and again with merging only
 /// at the end, on two databases holding the same listings; the listings, their history and the run's counts must
 /// come out the same.
-@Suite struct EarlyMergeTests {
+@Suite(.ownThread) struct EarlyMergeTests {
     typealias F = LoadFixtures
 
     static let day0 = "2026-10-30T10:00:00Z", day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z"
@@ -80,7 +80,7 @@ import Testing
     /// knows its recognised copies (see `StoredListingsTests.Recognition`).
     static func run(_ scenario: Scenario, early: Bool, recognition: StoredListingsTests.Recognition) throws
         -> (LoadResult, [[String?]]) {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, ["A", "B", "C", "D", "E", "F"].enumerated().map {
             F.listing($1, price: "100", modified: day1, rawHash: UInt64($0 + 1))
         }, mode: .full)

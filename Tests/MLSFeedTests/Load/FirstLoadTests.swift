@@ -6,12 +6,12 @@ import Testing
 
 /// A first load copies listings straight into `listings` (repeats staged) and, into an empty table, rebuilds the
 /// secondary indexes instead of maintaining them row by row.
-@Suite struct FirstLoadTests {
+@Suite(.ownThread) struct FirstLoadTests {
     typealias F = LoadFixtures
     static let indexes = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'listings' ORDER BY 1"
 
     @Test func indexesComeBackIdenticalAfterAFirstLoad() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try Migrations.apply(try Connection(db))
         let migrated = try F.query(db, Self.indexes)
         #expect(migrated.count > 5)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func abandonedFirstLoadLeavesTheSchemaAndNoRows() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try Migrations.apply(try Connection(db))
         let migrated = try F.query(db, Self.indexes)
         // A run that fails after staging rolls back everything it did in its transaction.
@@ -55,7 +55,7 @@ import Testing
           ("4", nil)], "2.00"),
     ] as [([(String, String?)], String)])
     func repeatsInAFirstLoadResolveByTheDedupeRule(copies: [(String, String?)], winner: String) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let records = copies.enumerated().map { Self.copy("A", $1.0, $1.1, $0) } + [F.listing("B", ordinal: 99)]
         let result = try F.load(db, records)
         #expect(result.inserted == 2)
@@ -69,7 +69,7 @@ import Testing
     /// planner took the table for a few hundred rows and read every listing of the source into a hash to merge the
     /// repeats (11 s of a 1M first load).
     @Test func aFirstLoadsRepeatsAreLookedUpByKeyNotReadWithTheWholeSource() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let count = 20_000
         let copies = (0..<count).map { F.listing("L\($0)", ordinal: $0) }
         let repeats = (0..<1_000).map {
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func aSourceAddedBesideAnotherKeepsTheIndexesAndLoadsStraightIn() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A")])
         let indexes = try F.query(db, Self.indexes)
         var options = F.options()

@@ -5,13 +5,13 @@ import Testing
 @testable import MLSFeed
 
 /// The withdrawal's search beside the merge: what it finds, when it hands the work back, and that it stops.
-@Suite struct GoneSearchTests {
+@Suite(.ownThread) struct GoneSearchTests {
     typealias F = LoadFixtures
 
     /// A source with listings A-E (fingerprints 1-5), D off the market, and another source's listing with
     /// fingerprint 2.
     private func database() throws -> String {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, ["A", "B", "C", "D", "E"].enumerated().map { F.listing($1, rawHash: UInt64($0 + 1)) })
         _ = try F.query(db, "UPDATE listings SET off_market_at = now() WHERE listing_id = 'D'")
         _ = try F.query(db, """

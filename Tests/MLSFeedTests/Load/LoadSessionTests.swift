@@ -6,9 +6,9 @@ import Testing
 
 private typealias F = LoadFixtures
 
-@Suite struct LoadSessionTests {
+@Suite(.ownThread) struct LoadSessionTests {
     @Test func firstRunInsertsListingsAgentsAndLedger() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let result = try F.load(db, [F.listing("A", ordinal: 0), F.listing("B", ordinal: 1), F.agent("AG1")])
         #expect(result.inserted == 2)
         #expect(result.agentsInserted == 1)
@@ -26,7 +26,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func sameBatchTwiceWritesNothing() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let batch = [F.listing("A"), F.listing("B", price: "1"), F.listing("C"), F.agent("AG1")]
         try F.load(db, batch)
         let before = try F.query(db, "SELECT listing_id, xmin::text FROM listings ORDER BY 1")
@@ -41,7 +41,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func olderDumpAfterNewerIsStaleAndWithdrawsNothing() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let today = "2026-11-20T08:00:00Z", lastWeek = "2026-11-13T08:00:00Z"
         try F.load(db, [F.listing("A", price: "600000", modified: today), F.listing("B", modified: today),
                         F.listing("C", modified: today)], mode: .full)
@@ -55,7 +55,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func recordWithoutTimestampNeverOverwritesATimestampedRow() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A")])
         var undated = F.listing("A", price: "1")
         undated.values["modification_timestamp"] = nil
@@ -66,7 +66,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func undatedRowsChangeOnlyWithADumpNotOlderThanTheSourcesNewest() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         func undated(_ id: String, _ price: String) -> NormalizedRecord {
             var record = F.listing(id, price: price)
             record.values["modification_timestamp"] = nil
@@ -83,7 +83,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func aWithdrawalRemembersTheDumpsAsOfAndOnlyNewerEvidenceReturnsIt() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full, asOf: "2026-11-10T00:00:00Z")
         let gone = try F.load(db, [F.listing("A"), F.listing("B")], mode: .full, asOf: "2026-11-12T00:00:00Z")
         #expect(gone.withdrawn == 1)
@@ -101,7 +101,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func priceAndStatusChangesWriteHistory() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")])
         let result = try F.load(db, [
             F.listing("A", price: "480000", modified: "2026-11-02T10:00:00Z"),
@@ -120,7 +120,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func fullDumpWithdrawsMissingListingAndRestoresItWhenItReappears() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full)
         let second = try F.load(db, [F.listing("A", modified: "2026-11-02T10:00:00Z"), F.listing("B")], mode: .full)
         #expect(second.withdrawn == 1)
@@ -143,7 +143,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func incrementalModeWithdrawsNothing() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A"), F.listing("B")])
         let result = try F.load(db, [F.listing("A")])
         #expect(result.withdrawn == 0)
@@ -151,7 +151,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func guardStopsAHalfSizeDumpAndForceOverrides() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C"), F.listing("D")], mode: .full)
         let before = try F.snapshot(db)
         let error = try #require(throws: LoadError.self) { try F.load(db, [F.listing("A")], mode: .full) }
@@ -166,7 +166,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func rejectedListingIsNotWithdrawn() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A"), F.listing("B"), F.listing("C")], mode: .full)
         let result = try F.load(db, [F.listing("A"), F.listing("B")], rejects: [F.reject("C", ordinal: 2)],
                                 mode: .full)
@@ -182,7 +182,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func duplicatesResolveNewestThenLaterOrdinal() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let result = try F.load(db, [
             F.listing("A", price: "3", modified: "2026-11-03T00:00:00Z", ordinal: 0),
             F.listing("A", price: "1", modified: "2026-11-01T00:00:00Z", ordinal: 1),
@@ -197,7 +197,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func recordsWithoutAHashGetOneFromTheirContent() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         func unhashed(_ price: String) -> [NormalizedRecord] {
             [F.listing("A", price: price), F.listing("B")].map { record in
                 var record = record
@@ -215,7 +215,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func agentsKeepFieldsAnEmbeddedRecordLacks() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.agent("AG1", email: "ann@example.com")])
         let result = try F.load(db, [F.agent("AG1", last: "Smith-Jones")])
         #expect(result.agentsUpdated == 1)
@@ -238,7 +238,7 @@ private typealias F = LoadFixtures
     /// One writer per source: a second session of the source is busy whichever pipeline names it (two pipelines of
     /// one source ran together and one died of a deadlock or a duplicate key). Another source loads meanwhile.
     @Test func aSecondSessionOfTheSourceIsBusyWhicheverPipelineNamesIt() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let first = try LoadSession(conninfo: db, options: F.options())
         for pipeline in ["nightly", "hourly"] {
             let error = try #require(throws: LoadError.self) {
@@ -258,7 +258,7 @@ private typealias F = LoadFixtures
     /// A session that finds its source held waits for it (saying so once, naming the holder) and goes on when the
     /// holder ends; the holder's run is not taken for abandoned.
     @Test func aSessionWaitsForItsSourceAndGoesOnWhenTheHolderEnds() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let first = try LoadSession(conninfo: db, options: F.options())
         let busy = "source busy (run \(first.runID) of pipeline nightly, started at \(try started(db, first.runID)))"
         let said = Locked<[String]>([])
@@ -291,7 +291,7 @@ private typealias F = LoadFixtures
 
     /// After `load.lock_timeout` the waiting session gives up, busy, naming the holder.
     @Test func aSessionGivesUpAfterTheLockTimeout() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let first = try LoadSession(conninfo: db, options: F.options())
         let clock = ContinuousClock()
         let start = clock.now
@@ -305,7 +305,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func abandonedRunningRowIsMarkedInterrupted() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let killer = try Connection(db)
         let crashed = try LoadSession(conninfo: db, options: F.options())
         // The crashed process's connections die: the server drops its lock and rolls its data back.
@@ -322,7 +322,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func unchangedInputIsRecordedWithoutWriting() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A")])
         let session = try LoadSession(conninfo: db, options: F.options())
         let result = try session.commitUnchanged(
@@ -335,7 +335,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func failRollsBackAndRecordsRedactedError() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let session = try LoadSession(conninfo: db, options: F.options())
         try session.write([F.listing("A")])
         session.fail("could not reach postgresql://app:s3cret@db/mls", interrupted: false)
@@ -346,7 +346,7 @@ private typealias F = LoadFixtures
     }
 
     @Test func connectionKilledMidCopyLeavesLastGoodStateAndRerunEqualsCleanRun() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let base = (0..<100).map { F.listing("L\($0)", ordinal: $0) }
         let next = (0..<5_000).map { F.listing("L\($0)", price: "\(600_000 + $0)", modified: "2026-11-05T00:00:00Z",
                                                city: String(repeating: "c", count: 100), ordinal: $0) }
@@ -375,7 +375,7 @@ private typealias F = LoadFixtures
             == [["failed"]])
 
         try F.load(db, next)
-        let clean = try TestDatabase.fresh()
+        let clean = try TestDatabase.migrated()
         try F.load(clean, base)
         try F.load(clean, next)
         #expect(try F.snapshot(db) == F.snapshot(clean))

@@ -11,13 +11,13 @@ private typealias F = LoadFixtures
 /// two runs of a source apart): a second transaction writes a newer copy of the listing and holds it uncommitted
 /// while the run's merge reads the older stored row, finds its own copy fresh and waits for the row; the second then
 /// commits. Deterministic: the test waits (polled, bounded) until the run's backend waits on that row's lock.
-@Suite struct MergeFreshnessTests {
+@Suite(.ownThread) struct MergeFreshnessTests {
     static let stored = "2026-11-01T10:00:00Z", older = "2026-11-10T10:00:00Z", newer = "2026-11-20T10:00:00Z"
 
     /// The run merges at the end (0) or while it stages (1: every staged listing, `MergeStatements.earlyMerge`).
     @Test(arguments: [0, 1])
     func anOlderCopyNeverOverwritesARowANewerWriterCommittedMeanwhile(earlyMergeRows: Int) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", price: "500000", modified: Self.stored), F.listing("B")])
         let writer = try Connection(db)
         try writer.execute("BEGIN")

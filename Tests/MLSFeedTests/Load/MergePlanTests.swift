@@ -10,7 +10,8 @@ import Testing
 /// On the search suite's 1M fixture (`SearchPlanTests.million`: indexes built after the insert, `VACUUM ANALYZE`),
 /// no planner setting changed. Each test runs the load's own statement in a transaction it rolls back, and reads
 /// the table's and the index's counters for that transaction, so what is asserted is what the statement did.
-@Suite(.serialized) struct MergePlanTests {
+@Suite(.ownThread, .serialized, .enabled(if: SlowTests.enabled, "1M listings: MLSFEED_SLOW_TESTS=1"))
+struct MergePlanTests {
     /// Sequential scans of `listings` and scans of the on-market index in the current transaction.
     private func scans(_ connection: Connection) throws -> (table: Int, index: Int) {
         let row = try connection.execute("""

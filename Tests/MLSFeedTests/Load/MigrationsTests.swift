@@ -4,7 +4,7 @@ import Postgres
 import PostgresTestSupport
 import Testing
 
-@Suite struct LoadMigrationsTests {
+@Suite(.ownThread) struct LoadMigrationsTests {
     @Test func applyTwiceIsANoOp() throws {
         let connection = try Connection(TestDatabase.fresh())
         let all = Migrations.all.map(\.version)
@@ -28,7 +28,7 @@ import Testing
     /// 2 KB threshold is stored compressed with it, whether the first load copied it into `listings` (A) or a later
     /// run's merge took it from the staging table (B new, C changed).
     @Test func extraIsCompressedWithLZ4() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let extra = (0..<120).map { RawField("Feature\($0)", "value \($0) of a long remarks field") }
         try LoadFixtures.load(db, [LoadFixtures.listing("A", extra: extra), LoadFixtures.listing("C")])
         try LoadFixtures.load(db, [LoadFixtures.listing("A", extra: extra), LoadFixtures.listing("B", extra: extra),
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func radiusSearchUsesTheLocationIndex() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try LoadFixtures.load(db, [LoadFixtures.listing("A")])
         let connection = try Connection(db)
         try connection.execute("SET enable_seqscan = off")

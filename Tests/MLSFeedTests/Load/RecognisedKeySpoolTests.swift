@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// The recognised copies' keys wait in an unlinked spool file, and reach `seen_listings` all or only those asked.
-@Suite struct RecognisedKeySpoolTests {
+@Suite(.ownThread) struct RecognisedKeySpoolTests {
     typealias F = LoadFixtures
 
     /// `count` keys of mixed lengths (one empty, some multi-byte), each with its ordinal.
@@ -15,7 +15,7 @@ import Testing
 
     /// `seen_listings` in a fresh transaction of a fresh database, and the spool filled with `rows`.
     static func setUp(_ rows: [(String, Int)], directory: String) throws -> (Connection, RecognisedKeySpool) {
-        let data = try Connection(try TestDatabase.fresh())
+        let data = try Connection(try TestDatabase.migrated())
         try data.execute("BEGIN")
         try data.execute("CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) "
                          + "ON COMMIT DROP")
@@ -87,7 +87,7 @@ import Testing
     ])
     func theMergeCopiesOnlyTheKeysItNeeds(recognised: Int, overlapping: Int, other: Int, distinct: Bool,
                                           copied: Int) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let directory = TestSpool()
         defer { directory.remove() }
         let keys = (0..<(recognised + other)).map { "L\($0)" }

@@ -6,7 +6,7 @@ import Testing
 @testable import MLSFeed
 
 /// A run's side connections: closed as soon as their user lets them go, cancelled by a stop while open.
-@Suite struct StatementCancellerTests {
+@Suite(.ownThread) struct StatementCancellerTests {
     typealias F = LoadFixtures
 
     /// The number of the server's backends with process id `pid` (0 or 1), only those running `statement` if given.
@@ -20,7 +20,7 @@ import Testing
     /// A side connection let go of closes at once: its backend exits while the run goes on, and the run still
     /// commits (before, the canceller kept every side connection open until the run ended).
     @Test func aSideConnectionLetGoOfClosesBeforeTheRunEnds() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let watcher = try Connection(db)
         let session = try LoadSession(conninfo: db, options: F.options())
         let open = session.canceller.openCount
@@ -38,7 +38,7 @@ import Testing
 
     /// A stop still reaches a side connection that is open: its running statement ends with `queryCanceled`.
     @Test func aStopCancelsTheStatementOfAnOpenSideConnection() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let watcher = try Connection(db)
         let session = try LoadSession(conninfo: db, options: F.options())
         let side = UncheckedBox(try session.sideConnection())

@@ -5,11 +5,11 @@ import Testing
 @testable import MLSFeed
 
 /// Listings recognised by their raw fingerprint travel as keys only: the merge neither stages nor compares them.
-@Suite struct StoredListingsTests {
+@Suite(.ownThread) struct StoredListingsTests {
     typealias F = LoadFixtures
 
     @Test func storedListingsHoldTheRawFingerprintsOfOnMarketListingsWithTheirTimes() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", modified: "2026-11-01T10:00:00Z", rawHash: 11),
                         F.listing("B", modified: "1969-12-31T23:59:59Z", rawHash: UInt64.max),
                         F.listing("C", rawHash: nil), F.listing("D", rawHash: 44),
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func recognisedListingsAreSentAsKeysOnly() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", price: "1")],
                    mode: .full)
         let before = try F.query(db, "SELECT listing_id, xmin::text FROM listings WHERE listing_id <> 'C' ORDER BY 1")
@@ -59,7 +59,7 @@ import Testing
     /// the places its copies named too, it looks for the gone ones among the others only.
     @Test(arguments: Recognition.allCases)
     func fullDumpWithdrawsWhatItNeitherRecognisedNorStaged(recognition: Recognition) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3),
                         F.listing("D", rawHash: nil), F.listing("E", rawHash: 5), F.listing("F", rawHash: 6),
                         F.listing("G", rawHash: 7), F.listing("H", rawHash: 8)],
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func theWithdrawGuardCountsFromTheStoredListingsAndAnUnreadSetCountsNothing() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, (0..<10).map { F.listing("L\($0)", rawHash: UInt64($0 + 1)) }, mode: .full)
         let session = try LoadSession(conninfo: db, options: F.options(.full))
         session.recognize(against: Pending(try session.storedListings()))
@@ -123,7 +123,7 @@ import Testing
 
     @Test(arguments: [true, false])
     func recognisedCopyBesideAChangedCopyStillResolvesNewestThenLaterWins(knowsStored: Bool) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z", day0 = "2026-10-30T10:00:00Z"
         let keys = ["A", "B", "C", "D", "E"]
         try F.load(db, keys.enumerated().map { F.listing($1, price: "100", modified: day1, rawHash: UInt64($0 + 1)) })
@@ -155,7 +155,7 @@ import Testing
     /// sent as keys, and counted once.
     @Test(arguments: [true, false])
     func aRecognisedListingSentTwiceCountsOnce(knowsStored: Bool) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3)],
                    mode: .full)
         let (session, stored) = try Self.session(db, .full, knowsStored: knowsStored)
@@ -176,7 +176,7 @@ import Testing
     /// search finds more than its limit, looking for them itself.
     @Test(arguments: [0, 1], [GoneSearch.defaultLimit, 0])
     func distinctRecognisedKeysCountAsSent(gone: Int, searchLimit: Int) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let keys = (0..<6).map { "L\($0)" }
         try F.load(db, keys.enumerated().map { F.listing($1, rawHash: UInt64($0 + 1)) }, mode: .full)
         let (session, stored) = try Self.session(db, .full, knowsStored: true)
@@ -211,7 +211,7 @@ import Testing
     /// or staged (a changed copy); D, gone, is withdrawn.
     @Test(arguments: KeptAfterSearch.allCases)
     func aFoundListingIsCheckedAgainBeforeItIsWithdrawn(kept: KeptAfterSearch) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let day1 = "2026-11-01T10:00:00Z", day2 = "2026-11-02T10:00:00Z", day3 = "2026-11-03T10:00:00Z"
         try F.load(db, ["A", "B", "C", "D"].enumerated().map { F.listing($1, modified: day1, rawHash: UInt64($0 + 1)) },
                    mode: .full)
@@ -236,7 +236,7 @@ import Testing
     /// named cannot tell the gone; the withdrawal then looks for them by key, and withdraws only the gone one.
     @Test(arguments: [0, 1])
     func storedListingsSharingAFingerprintAreWithdrawnByKey(carried: Int) throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2), F.listing("C", rawHash: 3),
                         F.listing("D", rawHash: 4)], mode: .full)
         _ = try F.query(db, "UPDATE listings SET raw_hash = 1 WHERE listing_id = 'B'")
@@ -302,7 +302,7 @@ import Testing
     }
 
     @Test func sameContentFromADifferentlySpelledRecordKeepsTheNewFingerprintWithoutAnUpdate() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         try F.load(db, [F.listing("A", rawHash: 1), F.listing("B", rawHash: 2)])
         let result = try F.load(db, [F.listing("A", rawHash: 7), F.listing("B", rawHash: nil)])
         #expect(result.updated == 0)

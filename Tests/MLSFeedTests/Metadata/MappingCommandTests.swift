@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// `mlsfeed mapping init` through the built binary: the mapping it writes validates and loads a matching feed.
-@Suite struct MappingCommandTests {
+@Suite(.ownThread) struct MappingCommandTests {
     /// The RETS COMPACT table and its lookups make a mapping; a feed with those SystemNames as columns loads
     /// into PostgreSQL with the expected listing columns, lookups decoded, and the listing agent as an agent row.
     @Test func retsCompactMetadataMakesAMappingThatLoadsAFeed() throws {
@@ -34,7 +34,7 @@ import Testing
         #expect(validated.status == 0, "\(validated.stderr)")
         #expect(validated.stdout == "crmls.yaml: ok (no input to check)\n")
 
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let run = try CLI.run(["run", "crmls.yaml", "--input", feed, "--database", database, "--no-progress",
                                "--quiet"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
@@ -82,7 +82,7 @@ import Testing
             """.write(to: dir.appendingPathComponent("reso.yaml"), atomically: true, encoding: .utf8)
         let validated = try CLI.run(["validate", "reso.yaml"], in: dir)
         #expect(validated.status == 0, "\(validated.stderr)")
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let page = CLI.packageRoot.appendingPathComponent("pipelines/data/reso-property.json").path
         let loaded = try CLI.run(["run", "reso.yaml", "--input", page, "--database", database, "--no-progress"],
                                  in: dir)

@@ -6,7 +6,7 @@ import Testing
 
 /// A value too large for its column (32-bit integers, `numeric(14,2)` prices) is a reject of its record with a
 /// reason, never a failed COPY that loses the whole run.
-@Suite struct ColumnBoundsTests {
+@Suite(.ownThread) struct ColumnBoundsTests {
     @Test(arguments: [
         ("list_price", FieldType.money, "$999,999,999,999.99", nil),
         ("list_price", .money, "1000000000000", "too large for the column (at most 999999999999.99)"),
@@ -46,9 +46,9 @@ import Testing
                                                 + "99999999999999|")
         #expect(huge != text)
         try huge.write(toFile: input, atomically: true, encoding: .utf8)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let base = try DatabaseRunTests.run(try DatabaseRunTests.sample(), database: database)
-        let fresh = try TestDatabase.fresh()
+        let fresh = try TestDatabase.migrated()
         let summary = try DatabaseRunTests.run(try DatabaseRunTests.sample(), database: fresh, input: input)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.rejected == base.rejected + 1)

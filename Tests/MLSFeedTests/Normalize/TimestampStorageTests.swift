@@ -5,7 +5,7 @@ import Testing
 
 /// PostgreSQL reads canonical timestamp text back to the microsecond, and the stored read (`StoredCopy`) gives back
 /// exactly the text that was written.
-@Suite struct TimestampStorageTests {
+@Suite(.ownThread) struct TimestampStorageTests {
     @Test(arguments: [
         (1_406_655_997, 0), (1_406_655_997, 263_000), (1_406_655_997, 263_457), (1_406_655_997, 1),
         (1_406_655_997, 999_999), (-1, 500_000), (0, 0), (4_102_444_799, 100_000),

@@ -32,7 +32,9 @@ import Testing
             try? queue.push(1, sequence: 1)
             pushed.signal()
         }
-        #expect(pushed.wait(timeout: .now() + 0.2) == .timedOut)
+        // The producer waits for room, and has not pushed.
+        try waitUntil { queue.waitingProducers == 1 }
+        #expect(pushed.wait(timeout: .now()) == .timedOut)
         _ = try queue.pop()
         #expect(pushed.wait(timeout: .now() + 5) == .success)
     }

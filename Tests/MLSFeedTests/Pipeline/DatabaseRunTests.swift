@@ -6,7 +6,7 @@ import Testing
 @testable import MLSFeedFixtures
 
 /// Whole runs into a real PostgreSQL (a throwaway cluster, fresh database per test).
-@Suite struct DatabaseRunTests {
+@Suite(.ownThread) struct DatabaseRunTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../..").standardizedFileURL
 
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func sampleLoadsItsUniqueValidListingsWithTypedValues() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let truth = try Self.truth(Self.root.appendingPathComponent("pipelines/data/sample.truth.json").path)
         let summary = try Self.run(try Self.sample(), database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func rerunIsUnchangedAndForcedRerunWritesNothing() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let config = try Self.sample()
         _ = try Self.run(config, database: database)
         let db = try Connection(database)
@@ -96,31 +96,21 @@ import Testing
     }
 
     @Test func processKilledMidRunLeavesTheLastGoodStateAndRerunFinishes() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let feed = dir.appendingPathComponent("big.xml").path
-        let truth = try FixtureGenerator.generate(FixtureOptions(listings: 8_000, output: feed, seed: 7))
+        let truth = try FixtureGenerator.generate(FixtureOptions(listings: 1_000, output: feed, seed: 7))
 
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["run", Self.root.appendingPathComponent("pipelines/sample.yaml").path, "--input", feed,
-                             "--database", database, "--quiet", "--no-progress"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Killed without warning once the run has copied its first batch into the listings.
+        let paused = try FaultTests.PausedRun(arguments: [
+            "run", Self.root.appendingPathComponent("pipelines/sample.yaml").path, "--input", feed,
+            "--database", database, "--quiet", "--no-progress",
+        ], phase: .copy)
+        try paused.waitForPause()
+        _ = paused.signal(SIGKILL)
+        #expect(paused.process.terminationReason == .uncaughtSignal)
         let db = try Connection(database)
-        // Wait until the run has started loading, then kill it without warning.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let running = try? Self.scalar(db, "SELECT count(*) FROM ingest_runs WHERE status = 'running'")
-            if running == "1" { break }
-            usleep(20_000)
-        }
-        usleep(300_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
         #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "0")
 
         let rerun = try Self.run(try Self.sample(), database: database, input: feed)
@@ -132,38 +122,29 @@ import Testing
     }
 
     @Test func sigintStopsTheRunCleanlyAsInterrupted() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("int-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let feed = dir.appendingPathComponent("big.xml").path
-        _ = try FixtureGenerator.generate(FixtureOptions(listings: 8_000, output: feed, seed: 8))
+        _ = try FixtureGenerator.generate(FixtureOptions(listings: 1_000, output: feed, seed: 8))
 
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["run", Self.root.appendingPathComponent("pipelines/sample.yaml").path, "--input", feed,
-                             "--database", database, "--quiet", "--no-progress"]
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        // Interrupted while it loads: paused after its first batch was copied, never finished before the signal.
+        let paused = try FaultTests.PausedRun(arguments: [
+            "run", Self.root.appendingPathComponent("pipelines/sample.yaml").path, "--input", feed,
+            "--database", database, "--quiet", "--no-progress",
+        ], phase: .copy)
+        try paused.waitForPause()
+        let ended = paused.signal(SIGINT)
+        #expect(paused.process.terminationReason == .exit)
+        #expect(ended.status == 130)
+        #expect(ended.stderr.contains("error: the run was interrupted; the database keeps its last good state"))
         let db = try Connection(database)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline,
-              (try? Self.scalar(db, "SELECT count(*) FROM ingest_runs WHERE status = 'running'")) != "1" {
-            usleep(20_000)
-        }
-        kill(process.processIdentifier, SIGINT)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
-        #expect(stderr.contains("error: the run was interrupted; the database keeps its last good state"))
         #expect(try Self.scalar(db, "SELECT status FROM ingest_runs") == "interrupted")
         #expect(try Self.scalar(db, "SELECT count(*) FROM listings") == "0")
     }
 
     @Test func directoryBackfillRunsEachFileAndARerunChangesNothing() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("backfill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let first = try FixtureGenerator.generate(FixtureOptions(listings: 200, output: dir.path + "/2026-11-27.xml",
@@ -234,8 +215,8 @@ import Testing
             "--delta-of", dir + "/base.xml", "--seed", "6", "--changed", "5%", "--new", "1%", "--gone", "1%",
             "--output", dir + "/delta.xml",
         ]))
-        let recognising = try TestDatabase.fresh()
-        let normalizing = try TestDatabase.fresh()
+        let recognising = try TestDatabase.migrated()
+        let normalizing = try TestDatabase.migrated()
         let fast = try Self.baseThenDelta(recognising, dir: dir)
         let slow = try Self.baseThenDelta(normalizing, dir: dir, forget: "UPDATE listings SET raw_hash = NULL")
         let delta = try #require(fast.truth.delta)
@@ -261,7 +242,7 @@ import Testing
     }
 
     @Test func aChangedMappingRecognisesNothing() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         var config = try Self.sample()
         _ = try Self.run(config, database: database)
         config.mapping.fields[0].sources.append("listing_number")

@@ -8,7 +8,7 @@ import Testing
 /// unfollowed, `@odata.count` as a number or a string, the count of the first page against the records of all
 /// pages, a full Web API run asking for the count; a dry run reaching the database run's verdict; a failed parse
 /// recorded incomplete.
-@Suite struct DeliveryCompletenessTests {
+@Suite(.ownThread) struct DeliveryCompletenessTests {
     typealias Web = ResoWebAPITests
 
     /// A scratch directory with a RESO JSON pipeline (`json.yaml`, the shipped RESO mapping) reading files.
@@ -19,7 +19,7 @@ import Testing
         init(mode: String = "full", unit: String = "file") throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("delivery-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            database = try TestDatabase.fresh()
+            database = try TestDatabase.migrated()
             let mapping = CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml").path
             try """
                 name: json
@@ -114,7 +114,7 @@ import Testing
 
     @Test func aFullWebAPIRunAsksForTheCountAndAServerEndingShortIsIncomplete() throws {
         let server = try ODataServer(records: (1...10).map { Web.record($0, modified: "2026-11-01T10:00:00Z") })
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Web.pipeline(server, odata: "{ top: 2 }", replication: nil, mode: "full")
         let first = try Web.run(pipeline, database)
         #expect(first.status == .succeeded, "\(first.error ?? "")")
@@ -135,7 +135,7 @@ import Testing
         let server = try ODataServer(records: (1...10).map { Web.record($0, modified: "2026-11-01T10:00:00Z") })
         try server.setSettings(["stop_after_pages": 3, "count_always": true])
         let pipeline = try Web.pipeline(server, odata: "{ top: 2 }", replication: nil, mode: "full")
-        let summary = try Web.run(pipeline, try TestDatabase.fresh())
+        let summary = try Web.run(pipeline, try TestDatabase.migrated())
         #expect(summary.completeness.reasons == ["COUNT 10 > 6 rows read"])
         #expect(summary.failure == .refused)
     }

@@ -7,17 +7,17 @@ import Testing
 
 /// Faults hit at each phase of a run, every time: the binary pauses at the phase its environment names
 /// (`TestPause`), the test kills or stops it there, and checks what is left.
-@Suite struct FaultTests {
+@Suite(.ownThread) struct FaultTests {
     /// A base dump and its next night's delta, generated once for the suite.
     static let feeds: Result<URL, any Error> = Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        _ = try FixtureGenerator.generate(FixtureOptions(listings: 3000, output: dir.path + "/base.xml", seed: 11))
+        _ = try FixtureGenerator.generate(FixtureOptions(listings: 1000, output: dir.path + "/base.xml", seed: 11))
         _ = try FixtureGenerator.generate(try FixtureOptions(arguments: [
             "--delta-of", dir.path + "/base.xml", "--seed", "12", "--changed", "5%", "--new", "1%", "--gone", "1%",
             "--output", dir.path + "/delta.xml",
         ]))
-        // The sample pipeline, merging every 50 staged listings while the parse goes on (the delta stages 180), so
+        // The sample pipeline, merging every 50 staged listings while the parse goes on (the delta stages 60), so
         // every phase of a later load meets merges made during the parse.
         let sample = try String(contentsOf: CLI.packageRoot.appendingPathComponent("pipelines/sample.yaml"),
                                 encoding: .utf8)
@@ -34,12 +34,17 @@ import Testing
         let marker: String
         private let errors = Pipe()
 
-        init(input: String, database: String, phase: TestPause) throws {
+        convenience init(input: String, database: String, phase: TestPause) throws {
+            try self.init(arguments: ["run", FaultTests.pipeline(beside: input), "--input", input,
+                                      "--database", database, "--mode", "full", "--quiet", "--no-progress"],
+                          phase: phase)
+        }
+
+        /// `mlsfeed` with `arguments`, pausing at `phase`.
+        init(arguments: [String], phase: TestPause) throws {
             marker = FileManager.default.temporaryDirectory.appendingPathComponent("pause-\(UUID().uuidString)").path
             process.executableURL = CLI.binary
-            process.arguments = ["run", FaultTests.pipeline(beside: input),
-                                 "--input", input, "--database", database, "--mode", "full", "--quiet",
-                                 "--no-progress"]
+            process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["MLSFEED_TEST_PAUSE"] = phase.rawValue
             environment["MLSFEED_TEST_PAUSE_FILE"] = marker
@@ -119,8 +124,8 @@ import Testing
     func killedAtEveryPhaseThenRerunEqualsOneCleanRun(phase: TestPause) throws {
         let dir = try Self.feeds.get()
         let (withBase, input) = Self.scenario(phase)
-        let clean = try TestDatabase.fresh()
-        let faulty = try TestDatabase.fresh()
+        let clean = try TestDatabase.migrated()
+        let faulty = try TestDatabase.migrated()
         for database in [clean, faulty] where withBase {
             #expect(try Self.run(dir.path + "/base.xml", database).status == 0)
         }
@@ -144,7 +149,7 @@ import Testing
     func aSignalEndsTheRunWithinTwoSecondsInEveryPhase(phase: TestPause) throws {
         let dir = try Self.feeds.get()
         let (withBase, input) = Self.scenario(phase)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         if withBase {
             #expect(try Self.run(dir.path + "/base.xml", database).status == 0)
         } else {

@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// Whole runs over HTTP from the loopback test server: paging through the runner, and ETag change detection.
-@Suite struct HTTPRunTests {
+@Suite(.ownThread) struct HTTPRunTests {
     static func pipeline(_ input: String, http: String) throws -> PipelineConfig {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -50,7 +50,7 @@ import Testing
 
     @Test func unchangedRemoteFeedIsNotLoadedAgain() throws {
         let server = try FetchServer.shared.get()
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let config = try Self.pipeline(server.url("files/listings.xml"), http: "    retries: { attempts: 1 }")
         var options = RunOptions()
         options.conninfo = database
@@ -73,7 +73,7 @@ import Testing
     ])
     func aRemoteFeedKnownByItsFullRequestIsNotLoadedAgain(path: String, http: String) throws {
         let server = try FetchServer.shared.get()
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let config = try Self.pipeline(server.url(path), http: http)
         var options = RunOptions()
         options.conninfo = database
@@ -91,7 +91,7 @@ import Testing
 
     @Test func pagingStoppedByMaxPagesIsAnIncompleteDump() throws {
         let server = try FetchServer.shared.get()
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let key = FetchServer.key()
         let config = try Self.pipeline(server.url("paged/\(key)"), http: """
                 paging: { param: page, start: 1, size_param: limit, size: 4, max_pages: 2 }

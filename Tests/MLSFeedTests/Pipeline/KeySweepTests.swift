@@ -8,7 +8,7 @@ import Testing
 /// has (dropped without any `MlgCanView: false`) are withdrawn under the full-dump rules: complete only when every
 /// page arrived and the count agrees, the withdraw guard, a refusal exiting 3, the sweep in the ledger. Against the
 /// loopback OData server (`ODataServer`).
-@Suite struct KeySweepTests {
+@Suite(.ownThread) struct KeySweepTests {
     typealias Web = ResoWebAPITests
 
     /// 30 listings, L1 to L30, modified a minute apart.
@@ -22,7 +22,7 @@ import Testing
 
         init(sweepEvery: String? = nil, extra: String = "") throws {
             server = try ODataServer(records: KeySweepTests.market)
-            database = try TestDatabase.fresh()
+            database = try TestDatabase.migrated()
             let replication = "{ field: ModificationTimestamp, start: \"2026-01-01T00:00:00Z\""
                 + (sweepEvery.map { ", key_sweep: { every: \($0) }" } ?? "") + " }"
             pipeline = try Web.pipeline(server, extra: extra, odata: "{ expand: [ListAgent], top: 10 }",
@@ -149,7 +149,7 @@ import Testing
 }
 
 /// `mlsfeed sweep` and the load mode of a replicated pipeline on the command line.
-@Suite struct SweepCommandTests {
+@Suite(.ownThread) struct SweepCommandTests {
     @Test func sweepExitsZeroThenThreeWhenRefused() throws {
         let replica = try KeySweepTests.Replica()
         let dir = replica.pipeline.deletingLastPathComponent()

@@ -6,10 +6,10 @@ import Testing
 
 /// A run that meets a table another session holds locked: it names the blocking session, gives up after
 /// `timeouts.lock` with exit 4 (worth a retry later), and a stop signal ends it at once while it waits.
-@Suite struct LockWaitTests {
+@Suite(.ownThread) struct LockWaitTests {
     /// A database with the schema and the sample loaded, and a session holding `listings` locked.
     static func lockedDatabase() throws -> (database: String, holder: Connection) {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         _ = try DatabaseRunTests.run(try DatabaseRunTests.sample(), database: database)
         let holder = try Connection(database)
         try holder.execute("BEGIN")
@@ -72,9 +72,12 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(text)")
         #expect(Date().timeIntervalSince(stopped) < 10, "\(text)")
-        // The lock is still held: the run did not wait for it to go.
+        // The lock is still held: the run did not wait for it to go. (This database's lock: every copy of the
+        // migrated template has the same table OIDs.)
         #expect(try DatabaseRunTests.scalar(watcher, """
-            SELECT count(*) FROM pg_locks WHERE relation = 'listings'::regclass AND mode = 'AccessExclusiveLock'
+            SELECT count(*) FROM pg_locks
+            WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND relation = 'listings'::regclass AND mode = 'AccessExclusiveLock' AND granted
             """) == "1")
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// What a full run may withdraw, judged through the built binary against a real PostgreSQL: only complete dumps
 /// reconcile, an older dump never reverses a newer one, a multi-part dump is one unit, partial columns are kept.
-@Suite struct ReconciliationTests {
+@Suite(.ownThread) struct ReconciliationTests {
     /// One listing row of a RETS reply.
     struct Row {
         var id: String
@@ -57,10 +57,11 @@ import Testing
         let dir: URL
         let database: String
 
-        init(mode: String = "full", extraLoad: String = "", source: String = "") throws {
+        /// A pipeline `rets` of the given settings in a new directory, and a new database (`migrated`, or empty).
+        init(mode: String = "full", extraLoad: String = "", source: String = "", migrated: Bool = true) throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("recon-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            database = try TestDatabase.fresh()
+            database = try migrated ? TestDatabase.migrated() : TestDatabase.migrated()
             let mapping = CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml").path
             try """
                 name: rets

@@ -9,7 +9,7 @@ import YAMLConfig
 /// after the last record they loaded, ties of one timestamp larger than a run still advance, records the server
 /// commits late (within `replication.overlap`) are read, and an order that would let the mark pass records never
 /// fetched is refused when the pipeline is read. Against the loopback OData server (`ODataServer`).
-@Suite struct ReplicationTests {
+@Suite(.ownThread) struct ReplicationTests {
     typealias Web = ResoWebAPITests
 
     /// The listing ids in the database, in order.
@@ -38,7 +38,7 @@ import YAMLConfig
         // 50 listings modified in the same instant; a run reads 2 pages of 10.
         let ties = (1...50).map { Web.record($0, modified: "2026-11-01T10:00:00Z") }
         let server = try ODataServer(records: ties)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Web.pipeline(server, odata: "{ expand: [ListAgent], top: 10, max_pages: 2 }")
         var counts: [Int] = []
         for _ in 1...3 {
@@ -66,7 +66,7 @@ import YAMLConfig
                        Web.record(3, modified: "2026-11-01T10:00:00Z"), Web.record(4, modified: "2026-11-01T10:00:00Z"),
                        Web.record(5, modified: "2026-11-01T11:00:00Z")]
         let server = try ODataServer(records: records)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Web.pipeline(server, odata: "{ expand: [ListAgent], top: 2, max_pages: 1 }")
         var seen: [[String]] = []
         for _ in 1...3 {
@@ -80,7 +80,7 @@ import YAMLConfig
 
     @Test func recordsCommittedLateWithinTheOverlapAreRead() throws {
         let server = try ODataServer(records: Web.market)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Web.pipeline(server)
         #expect(try Web.run(pipeline, database).status == .succeeded)
         // The server commits a listing modified two minutes before the mark after the run read past it.
@@ -95,7 +95,7 @@ import YAMLConfig
     @Test func aBudgetPauseKeepsTheMarkAtTheLastLoadedPage() throws {
         let records = (1...6).map { Web.record($0, modified: "2026-11-0\($0)T10:00:00Z") }
         let server = try ODataServer(records: records)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Web.pipeline(server, extra: "    rate_limit: { requests_per_hour: 2 }")
         let paused = try Web.run(pipeline, database)
         #expect(paused.status == .paused, "\(paused.error ?? "")")
@@ -110,7 +110,7 @@ import YAMLConfig
 
     @Test func aFailedRunLeavesThePositionWhereItWas() throws {
         let server = try ODataServer(records: Web.market)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Web.pipeline(server, odata: "{ expand: [ListAgent], top: 2, max_pages: 1 }")
         #expect(try Web.run(pipeline, database).status == .succeeded)
         let before = try Self.position(database)

@@ -37,7 +37,8 @@ extension ResoWebAPITests {
         #expect(summary.failure == .input)
         let query = credential == "query" ? "&access_token=***" : ""
         #expect(summary.error == "error: \(server.url("odata/Property"))?%24filter=ModificationTimestamp%20ge%20"
-            + "2026-01-01T00%3A00%3A00Z&%24expand=ListAgent&%24top=2&%24orderby=ModificationTimestamp%2CListingId\(query): "
+            + "2026-01-01T00%3A00%3A00Z&%24expand=ListAgent&%24top=2"
+            + "&%24orderby=ModificationTimestamp%2CListingId\(query): "
             + "refused the @odata.nextLink of page 1: it leads to \(origin), another origin than the configured "
             + "http://127.0.0.1:\(server.port), and credentials are sent to their own origin only")
         // The first page went to the configured origin with its credential; nothing went anywhere else.

@@ -6,7 +6,7 @@ import Testing
 
 /// RESO Web API replication against a loopback OData server (`ODataServer`): OAuth2, pages by `@odata.nextLink`,
 /// retries, deletes, the replication position, request budgets, TLS, and a kill between pages.
-@Suite struct ResoWebAPITests {
+@Suite(.ownThread) struct ResoWebAPITests {
     static func record(_ key: Int, price: Int = 500_000, modified: String, canView: Bool = true) -> [String: Any] {
         ["ListingKey": "K\(key)", "ListingId": "L\(key)", "StandardStatus": "Active", "ListPrice": price,
          "ModificationTimestamp": modified, "City": "Austin", "MlgCanView": canView,
@@ -76,7 +76,7 @@ import Testing
     @Test func tokenPagesRetriesAndADeleteThenOnlyWhatChanged() throws {
         let server = try ODataServer(records: Self.market, faults: ["expire_token_after": 1, "busy_page": 2,
                                                                     "drop_page": 3])
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Self.pipeline(server)
         let first = try Self.run(pipeline, database)
         #expect(first.status == .succeeded, "\(first.error ?? "")")
@@ -130,7 +130,7 @@ import Testing
 
     @Test func aBudgetPausesAtAPageBoundaryAndTheNextRunResumesFromTheMark() throws {
         let server = try ODataServer(records: Self.market)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Self.pipeline(server,
                                          extra: "    rate_limit: { requests_per_second: 20, requests_per_hour: 2 }")
         let first = try Self.run(pipeline, database)
@@ -157,22 +157,22 @@ import Testing
     @Test func overTLSWithTheCAFileAndRefusedWithoutIt() throws {
         let tls = try TLSFetchServer.shared.get()
         let server = try ODataServer(records: Self.market, tls: tls)
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let trusted = try Self.run(try Self.pipeline(server, caFile: tls.caFile), database)
         #expect(trusted.status == .succeeded, "\(trusted.error ?? "")")
         #expect(trusted.load.inserted == 4)
-        let refused = try Self.run(try Self.pipeline(server), TestDatabase.fresh())
+        let refused = try Self.run(try Self.pipeline(server), TestDatabase.migrated())
         #expect(refused.status == .failed)
         #expect(refused.error?.contains("TLS: the server certificate is not trusted") == true, "\(refused.error ?? "")")
     }
 
     @Test func killedBetweenPagesThenRerunEqualsOneCleanRun() throws {
-        let clean = try TestDatabase.fresh()
+        let clean = try TestDatabase.migrated()
         let cleanServer = try ODataServer(records: Self.market)
         #expect(try Self.run(try Self.pipeline(cleanServer), clean).status == .succeeded)
 
         let server = try ODataServer(records: Self.market, faults: ["hold_page": 2])
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let pipeline = try Self.pipeline(server)
         let process = Process()
         process.executableURL = CLI.binary
@@ -196,7 +196,7 @@ import Testing
 }
 
 /// The shipped RESO Web API pipelines on their fixture pages (`--input` a file: no HTTP, no replication state).
-@Suite struct ShippedResoPipelinesTests {
+@Suite(.ownThread) struct ShippedResoPipelinesTests {
     static func run(_ pipeline: String, input: String, database: String) throws -> RunSummary {
         var project = ProjectConfig()
         project.maxRejectRatio = 0.5
@@ -210,7 +210,7 @@ import Testing
     }
 
     @Test func propertyPageLoadsTypedValuesTheExpandedAgentAndRejectsAnUnknownStatus() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.run("reso-web-api.yaml", input: "reso-property.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.rejectReasons == [#"standard_status: 1 unknown value ("Teleported")"#])
@@ -264,7 +264,7 @@ import Testing
     }
 
     @Test func memberPageLoadsAgents() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.run("reso-member.yaml", input: "reso-member.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(try Connection(database).execute("""

@@ -6,9 +6,9 @@ import Testing
 
 /// The shipped nested-XML pipelines load their fixtures into PostgreSQL with every mapped column as written by
 /// hand here from the fixture files.
-@Suite struct ShippedNestedPipelinesTests {
+@Suite(.ownThread) struct ShippedNestedPipelinesTests {
     static func load(_ pipeline: String) throws -> (summary: RunSummary, database: String) {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let config = try PipelineConfig.load(path: CLI.packageRoot.appendingPathComponent("pipelines/\(pipeline)").path,
                                              project: ProjectConfig(), environment: [:])
         var options = RunOptions()

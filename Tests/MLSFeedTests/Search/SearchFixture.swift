@@ -19,7 +19,7 @@ enum SearchFixture {
     /// indexes are dropped for the insert and built again afterwards from their own definitions (as the first load
     /// does).
     static func make(listings: Int, agents: Int, fast: Bool = false) throws -> String {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let connection = try Connection(db)
         try Migrations.apply(connection)
         var indexes: [String] = []

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// The SQL search API against independent queries written here, on `SearchFixture.small`.
-@Suite struct SearchFunctionsTests {
+@Suite(.ownThread) struct SearchFunctionsTests {
     /// Criteria of a detailed search, with the independent query they stand for.
     struct Criteria: CustomTestStringConvertible, Sendable {
         var type: String?
@@ -361,7 +361,7 @@ import Testing
     }
 
     @Test func listingFindsEverySourceOfAnMLSNumber() throws {
-        let db = try TestDatabase.fresh()
+        let db = try TestDatabase.migrated()
         let connection = try Connection(db)
         try Migrations.apply(connection)
         try connection.execute("""

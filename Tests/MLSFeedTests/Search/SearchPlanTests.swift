@@ -14,7 +14,8 @@ import Testing
 /// setting, so the test sees the plan the function runs with. Last, every function runs in one transaction and the
 /// table's own counters (`pg_stat_xact_user_tables`) must show no sequential scan and few rows fetched, whatever the
 /// plans say.
-@Suite(.serialized) struct SearchPlanTests {
+@Suite(.ownThread, .serialized, .enabled(if: SlowTests.enabled, "1M listings: MLSFEED_SLOW_TESTS=1"))
+struct SearchPlanTests {
     static let million: Result<String, any Error> = Result {
         try SearchFixture.make(listings: 1_000_000, agents: 100_000, fast: true)
     }

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import Testing
 
 /// The domain side: calls built with parameters only, rows decoded into types, the mortgage spec.
-@Suite struct SearchQueriesTests {
+@Suite(.ownThread) struct SearchQueriesTests {
     @Test func callsCarryValuesAsParametersOnly() {
         var search = DetailedSearch()
         search.filters.propertyType = "Residential'; DROP TABLE listings; --"

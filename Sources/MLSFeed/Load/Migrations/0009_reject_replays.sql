@@ -1,0 +1,1 @@
+ALTER TABLE rejects ADD COLUMN replayed_by bigint;

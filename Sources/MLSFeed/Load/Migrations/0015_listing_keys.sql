@@ -1,0 +1,1 @@
+ALTER TABLE listings ADD COLUMN listing_key text;
