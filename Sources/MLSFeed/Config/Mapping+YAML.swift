@@ -142,7 +142,8 @@ extension EmbeddedMapping {
             link = column
         }
         if entity.belongsToListing, let listingNode = fieldsNode["listing_id"] {
-            throw listingNode.error("\"listing_id\" of an embedded \(entity.rawValue) row is its listing's: leave it out")
+            throw listingNode.error("\"listing_id\" of an embedded \(entity.rawValue) row is its listing's: "
+                                    + "leave it out")
         }
         self.init(entity, each: each, conditions: conditions, link: link,
                   fields: try Mapping.fields(fieldsNode, entity: entity, paths: paths, depth: depth))

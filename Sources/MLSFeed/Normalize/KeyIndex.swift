@@ -37,7 +37,9 @@ struct KeyIndex: Sendable {
         for (index, field) in mapping.fields.enumerated() { add(field, as: .field(index)) }
         let entries = mapping.recordEntries
         for (slot, entry) in entries.enumerated() {
-            for (index, field) in entry.entry.fields.enumerated() { add(field, as: .embedded(slot: slot, field: index)) }
+            for (index, field) in entry.entry.fields.enumerated() {
+                add(field, as: .embedded(slot: slot, field: index))
+            }
         }
         self.readers = readers
         self.fieldCount = mapping.fields.count

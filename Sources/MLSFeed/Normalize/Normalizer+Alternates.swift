@@ -12,8 +12,8 @@ extension Normalizer {
     /// The positions of non-empty values some reader passed over for an earlier source and no reader took (an
     /// unchosen `from:` alternate, the repeat of a key), in position order: nothing lost, they go to `extra`.
     ///
-    /// `readers` are the positions each field reads (and `embeddedReaders` each embedded row's fields'); `takenBy` gives,
-    /// for a candidate, the positions of each reader of its key.
+    /// `readers` are the positions each field reads (and `embeddedReaders` each embedded row's fields'); `takenBy`
+    /// gives, for a candidate, the positions of each reader of its key.
     static func unchosen(_ readers: [[Int]], embeddedReaders: [[[Int]]] = [], in fields: [RawField],
                          takenBy: (Int) -> [[Int]]) -> [Int] {
         var candidates: [Int] = []

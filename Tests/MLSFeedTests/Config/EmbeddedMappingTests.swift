@@ -47,7 +47,8 @@ import YAMLConfig
     }
 
     @Test func aFlatFormatReadsNoRepeatedElements() throws {
-        let text = Self.listing.replacingOccurrences(of: "format: { type: reso-json }", with: "format: { type: triples }")
+        let text = Self.listing.replacingOccurrences(of: "format: { type: reso-json }",
+                                                     with: "format: { type: triples }")
         let mapping = try PipelineConfigTests.load(text).mapping
         #expect(mapping.embedded.map(\.each) == [nil, "Media", "OpenHouse"])
         #expect(mapping.placedKeys == ["ListingId", "ListOfficeMlsId"])
@@ -65,13 +66,14 @@ import YAMLConfig
 
     static let mistakes: [(String, String)] = [
         (listing.replacingOccurrences(of: "media_order: { from: Order", with: "media_ordr: { from: Order"),
-         #"nightly.yaml:14:9: error: mapping.embedded_media[0].fields.media_ordr: "media_ordr" is not a column of "#
+         #"nightly.yaml:14:21: error: mapping.embedded_media[0].fields.media_ordr: "media_ordr" is not a column of "#
             + #"media; did you mean "media_order"?"#),
         (listing.replacingOccurrences(of: "        media_key: { from: MediaKey, type: text }",
                                       with: "        listing_id: { from: ListingId, type: text }"),
-         #"nightly.yaml:13:9: error: mapping.embedded_media[0].fields.listing_id: "listing_id" of an embedded "#
+         #"nightly.yaml:13:21: error: mapping.embedded_media[0].fields.listing_id: "listing_id" of an embedded "#
             + #"media row is its listing's: leave it out"#),
-        (listing.replacingOccurrences(of: "    - each: OpenHouse\n", with: "    - each: OpenHouse\n      link: remarks\n"),
+        (listing.replacingOccurrences(of: "    - each: OpenHouse\n",
+                                      with: "    - each: OpenHouse\n      link: remarks\n"),
          #"nightly.yaml:17:13: error: mapping.embedded_open_houses[0].link: "link" fills a listing column with an "#
             + #"agent's or office's id; open houses belong to their listing"#),
         (listing.replacingOccurrences(of: "link: list_office_mls_id", with: "link: list_ofice_mls_id"),
@@ -83,17 +85,17 @@ import YAMLConfig
             .replacingOccurrences(of: "listing_id: { from: ListingId, type: text, required: true }",
                                   with: "listing_id: { from: ListingId, type: text, required: true }\n    "
                                       + "rooms: { from: Rooms, type: text }"),
-         #"nightly.yaml:6:5: error: mapping.fields.rooms: "rooms" is filled by the mapping's rooms: path (the "#
+         #"nightly.yaml:6:12: error: mapping.fields.rooms: "rooms" is filled by the mapping's rooms: path (the "#
             + #"repeated elements whose objects it holds), not by a field"#),
         (listing.replacingOccurrences(of: "embedded_media:", with: "embeded_media:"),
          #"nightly.yaml:10:3: error: mapping.embeded_media: unknown key "embeded_media"; did you mean "#
             + #""embedded_media"?"#),
-        (resource.replacingOccurrences(of: "    listing_id: { from: ResourceRecordID, type: text, required: true }\n",
+        (resource.replacingOccurrences(of: "\n    listing_id: { from: ResourceRecordID, type: text, required: true }",
                                        with: ""),
-         #"nightly.yaml:5:3: error: mapping.fields: the mapping must place "listing_id": every media row belongs to a "#
+         #"nightly.yaml:6:5: error: mapping.fields: the mapping must place "listing_id": every media row belongs to a "#
             + "listing"),
         (resource + "\n  embedded_offices:\n    - fields: { office_mls_id: { from: OfficeMlsId, type: text } }",
-         "nightly.yaml:8:5: error: mapping.embedded_offices: only a listing mapping can embed offices"),
+         "nightly.yaml:9:5: error: mapping.embedded_offices: only a listing mapping can embed offices"),
         (resource + "\n  rooms: Rooms",
          "nightly.yaml:8:10: error: mapping.rooms: only a listing mapping has rooms"),
         (resource.replacingOccurrences(of: "entity: media", with: "entity: photo"),
@@ -118,7 +120,7 @@ import YAMLConfig
               fields: { office_mls_id: { from: OfficeMlsId, type: text, required: true } }
             """
         #expect(try MappingConfigTests.error(text)
-            == "nightly.yaml:4:47: error: source.http.deleted_when: deleted_when withdraws listings: a mapping of "
+            == "nightly.yaml:4:45: error: source.http.deleted_when: deleted_when withdraws listings: a mapping of "
             + "offices cannot use it")
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// Office, OpenHouse and Media resources (`entity: office`, `open_house`, `media`) load as rows of their tables,
 /// keyed and merged as listings are: the shipped pipelines on their samples, then full dumps that delete what they
 /// no longer carry, under the completeness rule and the withdraw guard.
-@Suite struct ResourceMergeTests {
+@Suite(.ownThread) struct ResourceMergeTests {
     /// Runs the shipped `pipeline` on its sample `input` (under `pipelines/data/`) into `database`.
     static func shipped(_ pipeline: String, input: String, database: String) throws -> RunSummary {
         let config = try PipelineConfig.load(
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func theShippedOfficePipelineLoadsEveryValue() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.shipped("reso-office.yaml", input: "reso-office.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.load.rows[.office] == RowCounts(inserted: 2))
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theShippedOpenHousePipelineLoadsEveryValue() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.shipped("reso-open-house.yaml", input: "reso-open-house.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.load.rows[.openHouse] == RowCounts(inserted: 2))
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func theShippedMediaPipelineLoadsEveryValue() throws {
-        let database = try TestDatabase.fresh()
+        let database = try TestDatabase.migrated()
         let summary = try Self.shipped("reso-media.yaml", input: "reso-media.json", database: database)
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.load.rows[.media] == RowCounts(inserted: 3))
@@ -69,7 +69,8 @@ import Testing
             FROM media ORDER BY 1
             """).rows == [
                 ["M1", "5512001", "1", "https://media.example.com/ACT1001/1.jpg", "Photo", "Front",
-                 "2026-11-20T10:00:00", "2048", "1536", #"{"ResourceName": "Property", "ResourceRecordKey": "ACT1001"}"#],
+                 "2026-11-20T10:00:00", "2048", "1536",
+                 #"{"ResourceName": "Property", "ResourceRecordKey": "ACT1001"}"#],
                 ["M2", "5512001", "2", "https://media.example.com/ACT1001/2.jpg", "Photo", nil, "2026-11-20T10:00:00",
                  nil, nil, #"{"ResourceName": "Property", "ResourceRecordKey": "ACT1001"}"#],
                 ["M9", "ACT1002", "1", "https://media.example.com/ACT1002/1.jpg", "Floor Plan", nil,
@@ -123,7 +124,7 @@ import Testing
         // The server says three records, one came: refused, nothing changed.
         let refused = try scratch.run(Self.photos([("M1", "L1", "u/1-new", Self.day2)]), count: 3)
         #expect(refused.status == .failed)
-        #expect(refused.error == "error: dump is incomplete (@odata.count 3 > 1 records read); a full run withdraws "
+        #expect(refused.error == "error: dump is incomplete (COUNT 3 > 1 rows read); a full run withdraws "
             + "only from a complete dump; set load.on_incomplete: incremental to upsert it anyway")
         #expect(try Self.media(scratch) == [["M1", "L1", "u/1"], ["M2", "L1", "u/2"]])
 

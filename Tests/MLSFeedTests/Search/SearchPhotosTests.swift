@@ -5,13 +5,12 @@ import PostgresTestSupport
 import Testing
 
 /// The search rows' `photo_url` (every listing search), and `search.listing`'s photos, open houses to come and
-/// office (migration 17), on a few rows written here.
-@Suite struct SearchPhotosTests {
-    /// A fresh database with two listings (`P1` with three media and two open houses, one past; `P2` with none),
+/// office (migrations 18 and 19), on a few rows written here.
+@Suite(.ownThread) struct SearchPhotosTests {
+    /// A migrated database with two listings (`P1` with three media and two open houses, one past; `P2` with none),
     /// and `P1`'s office.
     static func database() throws -> Connection {
-        let connection = try Connection(try TestDatabase.fresh())
-        try Migrations.apply(connection)
+        let connection = try Connection(try TestDatabase.migrated())
         try connection.executeScript("""
             INSERT INTO listings (source, listing_id, standard_status, property_type, list_price, street_number,
                                   street_name, city, postal_code, latitude, longitude, list_office_mls_id,
@@ -60,7 +59,7 @@ import Testing
         let db = try Self.database()
         let row = try db.execute("""
             SELECT listing_id, photo_url, jsonb_path_query_array(photos, '$[*].media_key')::text,
-                   photos->1::text, jsonb_path_query_array(open_houses, '$[*].open_house_key')::text,
+                   (photos->1)::text, jsonb_path_query_array(open_houses, '$[*].open_house_key')::text,
                    open_houses->0->>'remarks', office_name, office_phone, list_office_name
             FROM search.listing('s', 'P1')
             """).rows

@@ -3,7 +3,7 @@ import Postgres
 import PostgresTestSupport
 @testable import MLSFeed
 
-/// A scratch directory holding a RESO JSON pipeline over a shipped mapping, and a fresh database: the pipeline runs
+/// A scratch directory holding a RESO JSON pipeline over a shipped mapping, and a migrated database: the pipeline runs
 /// on pages of records written by the test.
 struct RESOScratch {
     let dir: URL
@@ -15,7 +15,7 @@ struct RESOScratch {
     init(mapping: String, load: String, stages: String = "{}") throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("reso-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        database = try TestDatabase.fresh()
+        database = try TestDatabase.migrated()
         pipeline = dir.appendingPathComponent("reso.yaml")
         try """
             name: scratch
