@@ -24,7 +24,8 @@ extension LoadSession {
     func firstLoadIfEmpty(_ data: Connection) throws -> FirstLoad? {
         guard try !hasRows(data, "listings") else { return nil }
         var load = FirstLoad()
-        if try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t" {
+        if try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t",
+           try takeEmptyListings(data) {
             load.droppedIndexes = try data.execute("""
                 SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
                 FROM pg_index i WHERE i.indrelid = 'listings'::regclass AND NOT i.indisprimary
@@ -45,6 +46,35 @@ extension LoadSession {
             }
         }
         return load
+    }
+
+    /// Takes `listings` for this run alone (`ACCESS EXCLUSIVE`, until the commit) and says whether it is still
+    /// empty: only then are its indexes dropped. Runs of other sources may load at the same time (several jobs or
+    /// machines on a new database), each having read the empty table: one that waited for the whole table would
+    /// deadlock with another doing the same. So it does not wait (`NOWAIT`, in a savepoint, so that a refusal ends
+    /// nothing but the attempt), and it does not try while another source's run holds its source's lock (it would
+    /// stop every such run at its first read of `listings` until this load commits): the indexes then stay, and
+    /// are kept up row by row.
+    private func takeEmptyListings(_ data: Connection) throws -> Bool {
+        let others = try data.execute("""
+            SELECT EXISTS (SELECT 1 FROM pg_locks
+                           WHERE locktype = 'advisory' AND granted AND objsubid = 2
+                             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                             AND classid = $1::bigint::oid AND objid <> (hashtext($2)::bigint & 4294967295)::oid
+                             AND objid <> $3::bigint::oid)
+            """, [String(LoadSession.lockNamespace), LoadSession.lockName(options), String(Migrations.lockKey.1)])
+        guard others.rows.first?.first == "f" else { return false }
+        try data.execute("SAVEPOINT first_load")
+        do {
+            try data.execute("LOCK TABLE listings IN ACCESS EXCLUSIVE MODE NOWAIT")
+        } catch let error as PostgresError where error.code == .lockNotAvailable {
+            try data.execute("ROLLBACK TO SAVEPOINT first_load")
+            try data.execute("RELEASE SAVEPOINT first_load")
+            return false
+        }
+        try data.execute("RELEASE SAVEPOINT first_load")
+        // Another run may have committed listings between the look and the lock.
+        return try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t"
     }
 
     /// Copies the listings of `records` whose MLS number is new to the run straight into `listings`; returns the
