@@ -27,33 +27,43 @@ extension CommandHelp {
     ] + interrupted
 
     static let run = CommandHelp(
-        name: "run", heading: "run PIPELINE",
-        summary: "run a pipeline: fetch, parse, normalize, validate, dedupe, load",
-        usage: ["run PIPELINE [options]"],
-        arguments: [pipelineArgument],
+        name: "run", heading: "run PIPELINE...",
+        summary: "run pipelines: fetch, parse, normalize, validate, dedupe, load",
+        usage: ["run PIPELINE... [options]"],
+        arguments: [Argument("PIPELINE", .pipeline("PIPELINE"), "a pipeline file (pipelines/sample.yaml) or a name in "
+                                 + "pipelines/ (sample); several run one after the other, or --jobs at a time",
+                             repeats: true)],
         description: """
             Runs the pipeline: reads its input, normalizes and validates every record by its mapping, and loads \
             the listings and agents into PostgreSQL in one transaction per input (one for all of them with \
             source.unit: all). A failed or interrupted run leaves the database at its last good state; run it \
             again. Each input's run is recorded in the run ledger (`mlsfeed runs`).
+
+            With several pipelines (pipelines/*.yaml), up to --jobs of them run at once, taken in the order given; \
+            two that name one source run one after the other. Each prints its summary, then a total line; the exit \
+            code is the worst of theirs (a signal's, then 2, 1, 3, 4, 0).
             """,
         options: [
-            Option("input", .path("PATH"), "a file, glob, directory, http(s) URL or - (stdin); overrides the "
-                       + "pipeline's source.input"),
+            Option("jobs", .text("N"), "with several pipelines: how many run at once (default 1, at most 64)"),
+            Option("input", .path("PATH"), "one pipeline only: a file, glob, directory, http(s) URL or - (stdin); "
+                       + "overrides the pipeline's source.input"),
             database,
             Option("mode", .choice(["full", "incremental"]), "override the pipeline's load mode"),
             Option("force", nil, "load an input unchanged since the last run, and let a full dump withdraw "
                        + "listings below the withdraw guard"),
             Option("dry-run", nil, "run every stage but write nothing to the database"),
-            Option("output", .path("FILE.jsonl"), "with --dry-run: write listings, agents and rejects as JSON "
-                       + "lines (- for standard output)"),
-            Option("summary-json", .path("PATH"), "write the run summary as JSON (on every way out)"),
+            Option("output", .path("FILE.jsonl"), "with --dry-run and one pipeline: write listings, agents and "
+                       + "rejects as JSON lines (- for standard output)"),
+            Option("summary-json", .path("PATH"), "write the run summary as JSON (on every way out); an array of "
+                       + "every pipeline's units with several"),
             Option("metrics-file", .path("PATH"), "write Prometheus metrics for node_exporter's textfile "
-                       + "collector after the runs ({pipeline} in PATH becomes the pipeline's name; default: "
-                       + "metrics_file: in config.yaml)"),
-            Option("progress", nil, "draw a progress line on standard error (default: when it is a terminal)"),
+                       + "collector after the runs ({pipeline} in PATH becomes the pipeline's name; without it, "
+                       + "several pipelines share the file; default: metrics_file: in config.yaml)"),
+            Option("progress", nil, "draw a progress line on standard error, one for all the pipelines running "
+                       + "(default: when it is a terminal)"),
             Option("no-progress", nil, "draw no progress line"),
-            Option("quiet", nil, "print no summary (warnings and errors still go to standard error)"),
+            Option("quiet", nil, "print no summary and no total line for what succeeded (warnings and errors still "
+                       + "go to standard error)"),
             config,
         ],
         exits: [Exit(.success), Exit(.failed), usageOrStandby, Exit(.refused), Exit(.unavailable)] + interrupted)

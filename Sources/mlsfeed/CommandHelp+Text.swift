@@ -48,7 +48,7 @@ extension CommandHelp {
         if !arguments.isEmpty || !options.isEmpty {
             lines.append("")
             for argument in arguments {
-                lines += Self.entry(argument.name, argument.meaning)
+                lines += Self.entry(argument.label, argument.meaning)
             }
             for option in options {
                 lines += Self.entry(option.label, option.meaning)

@@ -53,12 +53,18 @@ struct CommandHelp {
         var name: String
         var value: Value
         var meaning: String
+        /// Whether it may be given more than once (`PIPELINE...`).
+        var repeats: Bool
 
-        init(_ name: String, _ value: Value, _ meaning: String) {
+        init(_ name: String, _ value: Value, _ meaning: String, repeats: Bool = false) {
             self.name = name
             self.value = value
             self.meaning = meaning
+            self.repeats = repeats
         }
+
+        /// `NAME`, or `NAME...` when it repeats, as the help shows it.
+        var label: String { name + (repeats ? "..." : "") }
     }
 
     /// An exit code the command can return, with what it means there when the table's words are too general.

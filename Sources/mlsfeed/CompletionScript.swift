@@ -10,9 +10,10 @@ enum CompletionScript {
             "# /usr/share/bash-completion/completions/mlsfeed.",
             "",
             "# _mlsfeed_spec COMMAND VARIANT: sets valued (the options that take a value), flags, variants (the words",
-            "# that may follow the command), required (whether one must) and argument (pipeline, path or nothing).",
+            "# that may follow the command), required (whether one must), argument (pipeline, path or nothing) and",
+            "# repeats (whether several arguments may follow).",
             "_mlsfeed_spec() {",
-            "    valued= flags= variants= required= argument=",
+            "    valued= flags= variants= required= argument= repeats=",
             "    case $1 in",
         ]
         for command in CommandHelp.all {
@@ -23,6 +24,7 @@ enum CompletionScript {
             }
             if let kind = command.arguments.first.flatMap({ bashKind($0.value) }) {
                 lines.append("        argument=\(kind)")
+                if command.arguments.first?.repeats == true { lines.append("        repeats=1") }
             }
             let sets = variantSets(command)
             if sets.count == 1 {
@@ -87,7 +89,7 @@ enum CompletionScript {
             "",
             "_mlsfeed() {",
             "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
-            "    local command= variant= word i expect= positionals=0 valued flags variants required argument",
+            "    local command= variant= word i expect= positionals=0 valued flags variants required argument repeats",
             "    for ((i = 1; i < COMP_CWORD; i++)); do",
             "        word=${COMP_WORDS[i]}",
             "        if [[ -n $expect ]]; then",
@@ -136,7 +138,7 @@ enum CompletionScript {
             "        COMPREPLY=($(compgen -W \"$variants\" -- \"$cur\"))",
             "        [[ -n $required ]] && return",
             "    fi",
-            "    [[ $positionals -eq 0 ]] || return",
+            "    [[ $positionals -eq 0 || -n $repeats ]] || return",
             "    case $argument in",
             "    pipeline) _mlsfeed_pipelines names ;;",
             "    path) _mlsfeed_files ;;",
@@ -278,7 +280,8 @@ enum CompletionScript {
         if let first { specs.append(first) }
         let offset = first == nil ? 1 : 2
         for (index, argument) in arguments.enumerated() {
-            specs.append(zshQuoted("\(index + offset):\(zshEscaped(argument.name)):") + zshAction(argument.value))
+            let position = argument.repeats ? "*" : String(index + offset)
+            specs.append(zshQuoted("\(position):\(zshEscaped(argument.name)):") + zshAction(argument.value))
         }
         return [indent + "_arguments -s \\"] + specs.enumerated().map { index, spec in
             indent + "  " + spec + (index == specs.count - 1 ? "" : " \\")

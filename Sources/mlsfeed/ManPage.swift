@@ -46,7 +46,7 @@ enum ManPage {
         }
         lines += command.paragraphs.map(paragraph)
         for argument in command.arguments {
-            lines += [".TP", ".I " + escape(argument.name), escape(argument.meaning)]
+            lines += [".TP", ".I " + escape(argument.label), escape(argument.meaning)]
         }
         for option in command.options {
             var head = ".B " + escape("--" + option.name)

@@ -4,22 +4,36 @@ import Postgres
 
 /// `--metrics-file PATH` (or `metrics_file:`): after a pipeline's runs, its metrics in Prometheus text format for
 /// node_exporter's textfile collector, written atomically (a temporary file in the same directory, renamed over
-/// it) so the collector never reads half a file. `{pipeline}` in the path becomes the pipeline's name.
-final class MetricsFile {
+/// it) so the collector never reads half a file. `{pipeline}` in the path becomes the pipeline's name; without it,
+/// the pipelines of a several-pipeline run share the file, written once the last of them ended. Its methods may be
+/// called from any job's thread.
+final class MetricsFile: @unchecked Sendable {
     let path: String
-    private let pipeline: String
-    private let source: String
-    /// The database to ask for the last success when no unit of this invocation succeeded (set once known).
+    /// The pipelines (with their sources) the file reports: what it says when the invocation failed before any ran.
+    private let pipelines: [(pipeline: String, source: String)]
+    /// The database to ask for the last success when no unit of this invocation succeeded (set once known, before
+    /// any run starts).
     var conninfo: String?
     private let connection: ConnectionOptions
+    private let lock = NSLock()
     private var summaries: [RunSummary] = []
+    /// How many of `pipelines` have not ended yet (`finished`).
+    private var running: Int
+    /// Whether the file was written.
+    private var done = false
 
-    /// Checks that a file can be created in the directory of `template` (with `{pipeline}` replaced); a usage
-    /// error names the path and the reason.
-    init(template: String, pipeline: String, source: String, connection: ConnectionOptions) throws {
-        path = template.replacingOccurrences(of: "{pipeline}", with: pipeline.replacingOccurrences(of: "/", with: "_"))
-        self.pipeline = pipeline
-        self.source = source
+    /// The file of one pipeline: checks that a file can be created in the directory of `template` (with
+    /// `{pipeline}` replaced); a usage error names the path and the reason.
+    convenience init(template: String, pipeline: String, source: String, connection: ConnectionOptions) throws {
+        try self.init(path: Self.path(template: template, pipeline: pipeline), pipelines: [(pipeline, source)],
+                      connection: connection)
+    }
+
+    /// The file at `path` of `pipelines`, checked as above.
+    init(path: String, pipelines: [(pipeline: String, source: String)], connection: ConnectionOptions) throws {
+        self.path = path
+        self.pipelines = pipelines
+        running = pipelines.count
         var options = connection
         options.connectTimeout = min(options.connectTimeout, 10)
         self.connection = options
@@ -31,9 +45,34 @@ final class MetricsFile {
         try? FileManager.default.removeItem(atPath: probe)
     }
 
+    /// The path of `template` for `pipeline`: `{pipeline}` replaced by its name (a `/` in it as `_`).
+    static func path(template: String, pipeline: String) -> String {
+        template.replacingOccurrences(of: "{pipeline}", with: pipeline.replacingOccurrences(of: "/", with: "_"))
+    }
+
     /// Keeps a unit's summary for the metrics.
     func add(_ summary: RunSummary) {
-        summaries.append(summary)
+        lock.withLock { summaries.append(summary) }
+    }
+
+    /// One of the file's pipelines ended (its units' summaries were added): the file is written when it was the
+    /// last of them.
+    func finished(signal: Int32?) {
+        let last = lock.withLock {
+            running -= 1
+            return running == 0
+        }
+        if last { write(error: nil, signal: signal) }
+    }
+
+    /// Whether the file still waits to be written and has something to say (a pipeline of it ran).
+    var pending: Bool {
+        lock.withLock { !done && !summaries.isEmpty }
+    }
+
+    /// Whether the file was written.
+    var written: Bool {
+        lock.withLock { done }
     }
 
     /// Writes the metrics of the units run, and of `error` when the invocation ended with one (the database
@@ -41,11 +80,17 @@ final class MetricsFile {
     /// the run's exit code.
     func write(error: (any Error)?, signal: Int32?) {
         let now = Date()
+        let summaries = lock.withLock {
+            done = true
+            return self.summaries
+        }
         var metrics = RunMetrics.of(summaries, finishedAt: now)
         if let error {
             let failure: RunSummary.Failure = signal != nil ? .interrupted : RunSummary.Failure(of: error)
             if metrics.isEmpty {
-                metrics = [RunMetrics(pipeline: pipeline, source: source, failure: failure, finishedAt: now)]
+                metrics = pipelines.map {
+                    RunMetrics(pipeline: $0.pipeline, source: $0.source, failure: failure, finishedAt: now)
+                }
             } else {
                 for i in metrics.indices {
                     metrics[i].status = failure == .interrupted ? .interrupted : .failed

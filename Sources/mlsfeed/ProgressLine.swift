@@ -4,15 +4,22 @@ import MLSFeed
 
 /// The progress line on a terminal's stderr: redrawn at most 4 times a second from `PipelineRunner.progress`,
 /// bytes of the total with percent, records and records/s, and an ETA for files; pages and records for paged HTTP.
+/// With several pipelines, one line for all of them (`combined`).
 final class ProgressLine: @unchecked Sendable {
     /// Made by `start` (a timer source must not be released without having been resumed).
     private var timer: DispatchSourceTimer?
-    private var runner: PipelineRunner?
+    /// What to draw now; nil draws nothing.
+    private var text: (@Sendable () -> String?)?
     private var shown = false
 
     /// Starts redrawing the progress of `runner`'s runs.
     func start(_ runner: PipelineRunner) {
-        lock.withLock { self.runner = runner }
+        start { runner.progress.map(Self.line) }
+    }
+
+    /// Starts redrawing what `text` says each time.
+    func start(_ text: @escaping @Sendable () -> String?) {
+        lock.withLock { self.text = text }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "mlsfeed.progress"))
         timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
         timer.setEventHandler { [weak self] in self?.draw() }
@@ -37,11 +44,36 @@ final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
 
     private func draw() {
-        guard let progress = lock.withLock({ runner })?.progress else { return }
+        guard let line = lock.withLock({ text })?() else { return }
         lock.withLock {
             shown = true
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + Self.line(progress)).utf8))
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         }
+    }
+
+    /// The line of a several-pipeline run: how many pipelines are done, then each running one's progress (in full
+    /// when it runs alone, its share and records when several do; `starting` before its first unit reads):
+    /// `2 of 5 pipelines done; sdmls: 45%, 10,234 records; crmls: starting`.
+    static func combined(done: Int, total: Int, running: [(name: String, progress: RunProgress?)]) -> String {
+        var parts = ["\(done) of \(total) pipelines done"]
+        for (name, progress) in running {
+            guard let progress else {
+                parts.append("\(name): starting")
+                continue
+            }
+            parts.append("\(name): " + (running.count == 1 ? line(progress) : short(progress)))
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// `45%, 10,234 records`, or `10,234 records` without a known size.
+    static func short(_ progress: RunProgress) -> String {
+        var text = "\(grouped(progress.records)) records"
+        if let total = progress.totalBytes, total > 0 {
+            let share = min(1, Double(progress.bytes) / Double(total))
+            text = String(format: "%.0f%%, ", share * 100) + text
+        }
+        return text
     }
 
     /// `12.3 of 117.0 MB (10%), 10,234 records (31,012/s), ETA 0:12` or `page 3, 1,500 records (750/s)`.

@@ -27,9 +27,10 @@ struct SummaryFile {
         return "{\"status\":\"running\",\"pid\":\(pid),\"started_at\":\(JSONText.string(started))}\n"
     }
 
-    /// The summaries of the units run: one object for one unit, an array for several.
-    func write(_ summaries: [RunSummary]) throws {
-        let json = summaries.count == 1
+    /// The summaries of the units run: one object for one unit, an array for several (always with `array`: the
+    /// units of several pipelines).
+    func write(_ summaries: [RunSummary], array: Bool = false) throws {
+        let json = summaries.count == 1 && !array
             ? summaries[0].json : "[" + summaries.map { $0.json.dropLast() }.joined(separator: ",") + "]\n"
         try write(json)
     }

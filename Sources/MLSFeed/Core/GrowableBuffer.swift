@@ -1,9 +1,9 @@
 /// Plain values in one growable allocation, appended without an array's uniqueness and capacity bookkeeping.
 ///
 /// For the parser thread's per-event appends (a syndication listing is about 90 elements and 180 text runs, and an
-/// `Array` append cost 70-100 instructions each). A value over memory it does not free by itself: exactly one owner,
-/// a class, holds it and calls `deallocate()` in its `deinit`; copies only read (`elements`), never grow it.
-struct GrowableBuffer<Element: BitwiseCopyable> {
+/// `Array` append cost 70-100 instructions each). Non-copyable: one owner holds the memory, a move hands it on, and
+/// the buffer frees it when it dies.
+struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity: Int
@@ -13,12 +13,11 @@ struct GrowableBuffer<Element: BitwiseCopyable> {
         base = .allocate(capacity: self.capacity)
     }
 
-    /// Frees the memory; the owner's last use of the buffer.
-    func deallocate() {
+    deinit {
         base.deallocate()
     }
 
-    /// The elements so far; valid until the next append, `reserve` or `deallocate`.
+    /// The elements so far; valid until the next append or `reserve`, and while the buffer lives.
     var elements: UnsafeBufferPointer<Element> {
         UnsafeBufferPointer(start: base, count: count)
     }

@@ -53,33 +53,33 @@ final class RecordForest: @unchecked Sendable {
     let text: UnsafeBufferPointer<UInt8>
     let attributeBytes: UnsafeBufferPointer<UInt8>
 
-    /// The memory behind the views, freed (or given to `spares`) in `deinit`; read only while the forest lives.
-    private let buffers: Buffers
+    /// The memory behind the views, given to `spares` (or freed) in `deinit`; nil only then.
+    private var buffers: Buffers?
+    /// Capacity of the text buffer (how much a batch built in this forest's buffers could hold without growing).
+    let textCapacity: Int
     /// Where the buffers go when the last record of the batch lets go of the forest (nil: freed).
     private let spares: Spares?
 
     /// The forest over `buffers`, which it owns from now on (no builder may add to them any more).
-    init(names: [String], buffers: Buffers, keys: Keys? = nil, spares: Spares? = nil) {
+    init(names: [String], buffers: consuming Buffers, keys: Keys? = nil, spares: Spares? = nil) {
         var keys = keys ?? Keys()
         keys.add(names)
         self.names = names
         keyBytes = keys.bytes
         keyEnds = keys.ends
-        self.buffers = buffers
         nodes = buffers.nodes.elements
         attributes = buffers.attributes.elements
         text = buffers.text.elements
         attributeBytes = buffers.attributeBytes.elements
+        textCapacity = buffers.text.capacity
+        self.buffers = consume buffers
         self.spares = spares
     }
 
     deinit {
         // Nothing reads the views once the forest is going: the buffers may serve the builder's next batch.
-        if spares?.give(buffers) != true { buffers.deallocate() }
+        if let buffers = buffers.take(), let spares { spares.give(buffers) }
     }
-
-    /// Capacity of the text buffer (how much a batch built in this forest's buffers could hold without growing).
-    var textCapacity: Int { buffers.text.capacity }
 
     /// Names JSON-escaped once, not at every key written; names only grow, so a builder keeps one and adds to it.
     struct Keys {
@@ -96,8 +96,9 @@ final class RecordForest: @unchecked Sendable {
     }
 
     /// The four buffers of a forest, in memory whoever holds them owns: a builder while it fills them, then the
-    /// forest made of them, then `Spares` until a builder takes them again. The owner frees them (`deallocate`).
-    struct Buffers: @unchecked Sendable {
+    /// forest made of them, then `Spares` until a builder takes them again. Non-copyable: whoever holds them last
+    /// frees them (each buffer's `deinit`).
+    struct Buffers: ~Copyable, @unchecked Sendable {
         // @unchecked: filled by one builder (one thread) until a forest takes them, then only read.
         var nodes: GrowableBuffer<Node>
         var attributes: GrowableBuffer<Attribute>
@@ -110,14 +111,6 @@ final class RecordForest: @unchecked Sendable {
             self.attributes = GrowableBuffer(capacity: attributes)
             self.text = GrowableBuffer(capacity: text)
             self.attributeBytes = GrowableBuffer(capacity: attributeBytes)
-        }
-
-        /// Frees the four buffers: the owner's last use of them.
-        func deallocate() {
-            nodes.deallocate()
-            attributes.deallocate()
-            text.deallocate()
-            attributeBytes.deallocate()
         }
 
         /// Forgets what the buffers hold, keeping their memory.
@@ -136,27 +129,25 @@ final class RecordForest: @unchecked Sendable {
     /// on whichever stage's thread drops its last record, hence the lock.
     final class Spares: @unchecked Sendable {
         // @unchecked: `kept` is only touched while holding `lock`.
-        /// At most this many sets wait (the builder takes one a batch; more would only hold memory).
-        static let limit = 1
         private let lock = NSLock()
-        private var kept: [Buffers] = []
+        /// The one set that waits (the builder takes one a batch; more would only hold memory).
+        private var kept: Buffers?
 
-        deinit {
-            for buffers in kept { buffers.deallocate() }
-        }
-
-        /// Keeps `buffers` (true: they are the spares' now), unless enough wait already (false: still the caller's).
-        func give(_ buffers: Buffers) -> Bool {
-            lock.withLock {
-                guard kept.count < Self.limit else { return false }
-                kept.append(buffers)
-                return true
-            }
+        /// Keeps `buffers` unless a set waits already (then they are freed).
+        func give(_ buffers: consuming Buffers) {
+            lock.lock()
+            defer { lock.unlock() }
+            if kept == nil { kept = consume buffers }
         }
 
         /// A set of buffers, emptied, or nil when none waits; the caller owns them.
         func take() -> Buffers? {
-            guard var buffers = lock.withLock({ kept.popLast() }) else { return nil }
+            lock.lock()
+            guard var buffers = kept.take() else {
+                lock.unlock()
+                return nil
+            }
+            lock.unlock()
             buffers.removeAll()
             return buffers
         }

@@ -3,7 +3,10 @@ import Foundation
 
 /// A test-only pause at a named phase of a run, so fault tests hit each phase every time instead of sleeping and
 /// hoping: with `MLSFEED_TEST_PAUSE=<phase>` set, the run writes the phase's name to `MLSFEED_TEST_PAUSE_FILE`
-/// when it gets there and waits (up to an hour) for a signal. Unset, every call returns at once.
+/// when it gets there and waits (up to an hour) for a signal. Unset, every call returns at once. With
+/// `MLSFEED_TEST_RESUME_FILE` also set, a pause outside the database (`reach(cancellation:)`) ends, and the run goes
+/// on, once that file exists: a test holds a run there (its source's lock held) while it makes another process meet
+/// it, then lets it finish. Every run of the process that reaches the phase pauses there.
 ///
 /// Compiled only into debug builds (`MLSFEED_TEST_HOOKS`, `Package.swift`): the release binary has neither the
 /// hook nor its variables' names, so no environment can make a production run sleep or overwrite a file. A
@@ -28,10 +31,10 @@ package enum TestPause: String, Sendable, CaseIterable {
     case committed
 
     /// The phase the environment asks to pause at, and where to announce it.
-    private static let requested: (phase: TestPause, marker: String?)? = {
+    private static let requested: (phase: TestPause, marker: String?, resume: String?)? = {
         let environment = ProcessInfo.processInfo.environment
         guard let name = environment["MLSFEED_TEST_PAUSE"], let phase = TestPause(rawValue: name) else { return nil }
-        return (phase, environment["MLSFEED_TEST_PAUSE_FILE"])
+        return (phase, environment["MLSFEED_TEST_PAUSE_FILE"], environment["MLSFEED_TEST_RESUME_FILE"])
     }()
 
     /// Whether the environment asks the run to pause at this phase.
@@ -44,15 +47,22 @@ package enum TestPause: String, Sendable, CaseIterable {
         }
     }
 
-    /// Pauses here when asked to, on `cancellation` (or, without one, until a signal ends the process).
-    /// Throws what the interrupted wait throws (`CancellationError`).
+    /// Pauses here when asked to, on `cancellation` (or, without one, until a signal ends the process), until the
+    /// resume file exists when one is named. Throws what the interrupted wait throws (`CancellationError`).
     package func reach(cancellation: Cancellation? = nil) throws {
         guard isRequested else { return }
         announce()
-        if let cancellation {
-            try cancellation.sleep(seconds: 3600)
-        } else {
-            Thread.sleep(forTimeInterval: 3600)
+        let resume = Self.requested?.resume
+        let step = resume == nil ? 3600.0 : 0.02
+        var waited = 0.0
+        while waited < 3600 {
+            if let resume, FileManager.default.fileExists(atPath: resume) { return }
+            if let cancellation {
+                try cancellation.sleep(seconds: step)
+            } else {
+                Thread.sleep(forTimeInterval: step)
+            }
+            waited += step
         }
     }
 }

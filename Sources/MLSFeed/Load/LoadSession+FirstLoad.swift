@@ -39,14 +39,48 @@ extension LoadSession {
     func firstLoadIfEmpty(_ data: Connection) throws -> FirstLoad? {
         guard try !hasRows(data, "listings") else { return nil }
         var load = FirstLoad()
-        (load.droppedIndexes, load.droppedKey) = try dropIndexesIfEmpty("listings", data)
-        for entity in [Entity.media, .openHouse] where options.embedded.contains(entity) {
+        let children = [Entity.media, .openHouse].filter { options.embedded.contains($0) }
+        let tookTables = try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t"
+            && takeEmptyListings(children.map(\.table), data)
+        if tookTables { (load.droppedIndexes, load.droppedKey) = try dropIndexesIfEmpty("listings", data) }
+        for entity in children {
             guard try !hasRows(data, entity.table) else { continue }
             var table = FirstLoad.ChildTable()
-            (table.droppedIndexes, table.droppedKey) = try dropIndexesIfEmpty(entity.table, data)
+            if tookTables { (table.droppedIndexes, table.droppedKey) = try dropIndexesIfEmpty(entity.table, data) }
             load.children[entity] = table
         }
         return load
+    }
+
+    /// Takes `listings` and `children` (the tables of its listings' media and open houses) for this run alone
+    /// (`ACCESS EXCLUSIVE`, until the commit) and says whether `listings` is still empty: only then are its indexes
+    /// dropped (and those of an empty child table). Runs of other sources may load at the same time (several jobs or
+    /// machines on a new database), each having read the empty table: one that waited for the whole table would
+    /// deadlock with another doing the same. So it does not wait (`NOWAIT`, in a savepoint, so that a refusal ends
+    /// nothing but the attempt), and it does not try while another source's run holds its source's lock (it would
+    /// stop every such run at its first read of `listings` until this load commits): the indexes then stay, and
+    /// are kept up row by row.
+    private func takeEmptyListings(_ children: [String], _ data: Connection) throws -> Bool {
+        let others = try data.execute("""
+            SELECT EXISTS (SELECT 1 FROM pg_locks
+                           WHERE locktype = 'advisory' AND granted AND objsubid = 2
+                             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                             AND classid = $1::bigint::oid AND objid <> (hashtext($2)::bigint & 4294967295)::oid
+                             AND objid <> $3::bigint::oid)
+            """, [String(LoadSession.lockNamespace), LoadSession.lockName(options), String(Migrations.lockKey.1)])
+        guard others.rows.first?.first == "f" else { return false }
+        try data.execute("SAVEPOINT first_load")
+        do {
+            let tables = (["listings"] + children).joined(separator: ", ")
+            try data.execute("LOCK TABLE \(tables) IN ACCESS EXCLUSIVE MODE NOWAIT")
+        } catch let error as PostgresError where error.code == .lockNotAvailable {
+            try data.execute("ROLLBACK TO SAVEPOINT first_load")
+            try data.execute("RELEASE SAVEPOINT first_load")
+            return false
+        }
+        try data.execute("RELEASE SAVEPOINT first_load")
+        // Another run may have committed listings between the look and the lock.
+        return try data.execute("SELECT NOT EXISTS (SELECT 1 FROM listings)").rows.first?.first == "t"
     }
 
     /// Drops the indexes of `table` (the primary key too) when it holds no row at all, returning them to build

@@ -7,7 +7,7 @@ import XMLStream
 /// memory it owns, with no array's uniqueness or capacity bookkeeping (about a third of the parser thread's own
 /// instructions in a syndication feed went to those). Driven by one thread; a forest it hands out is read only.
 final class RecordForestBuilder {
-    /// The buffers of the forest being built (this builder's to free until a forest takes them).
+    /// The buffers of the forest being built (this builder's until a forest takes them).
     @exclusivity(unchecked) private var buffers = RecordForest.Buffers()
     /// The open elements, innermost last, and the last child of each so far (-1: none yet).
     @exclusivity(unchecked) private var openNodes = GrowableBuffer<Int32>()
@@ -16,12 +16,6 @@ final class RecordForestBuilder {
     private let spares = RecordForest.Spares()
     /// The names of the forests so far, escaped as JSON keys.
     private var keys = RecordForest.Keys()
-
-    deinit {
-        buffers.deallocate()
-        openNodes.deallocate()
-        openLastChild.deallocate()
-    }
 
     /// The nodes built so far (valid until the next event).
     var nodes: UnsafeBufferPointer<RecordForest.Node> { buffers.nodes.elements }
@@ -127,11 +121,11 @@ final class RecordForestBuilder {
     func take(names: [String]) -> RecordForest {
         precondition(openNodes.isEmpty, "a record is still open")
         keys.add(names)
-        let full = buffers
-        let forest = RecordForest(names: names, buffers: full, keys: keys, spares: spares)
-        buffers = spares.take() ?? RecordForest.Buffers(nodes: full.nodes.count, attributes: full.attributes.count,
-                                                         text: full.text.count,
-                                                         attributeBytes: full.attributeBytes.count)
-        return forest
+        var full = spares.take() ?? RecordForest.Buffers(nodes: buffers.nodes.count,
+                                                         attributes: buffers.attributes.count,
+                                                         text: buffers.text.count,
+                                                         attributeBytes: buffers.attributeBytes.count)
+        swap(&full, &buffers)
+        return RecordForest(names: names, buffers: full, keys: keys, spares: spares)
     }
 }

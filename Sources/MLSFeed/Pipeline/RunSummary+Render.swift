@@ -58,6 +58,8 @@ extension RunSummary {
         let dry = dryRun ? " (dry run: nothing written to the database)" : ""
         lines.append("mlsfeed: pipeline \(pipeline)\(id), source \(source), mode \(mode): \(status.rawValue)\(dry)")
         if let error { lines.append(error) }
+        // A failure outside any unit read nothing: its error says it all.
+        if outsideAnyUnit { return lines.joined(separator: "\n") + "\n" }
         func describe(_ id: InputIdentity) -> String {
             var parts = [id.location]
             if let bytes = id.bytes { parts.append("\(bytes) bytes") }

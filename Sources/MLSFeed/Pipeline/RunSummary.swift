@@ -78,11 +78,27 @@ public struct RunSummary: Sendable {
     /// The earlier run an `unchanged` run matched.
     package var matchedRun: Int64?
     public var error: String?
+    /// Whether this tells a failure outside any unit (`outside`), not a unit's run.
+    package var outsideAnyUnit = false
 
     package init(pipeline: String, source: String, mode: String, dryRun: Bool) {
         self.pipeline = pipeline
         self.source = source
         self.mode = mode
         self.dryRun = dryRun
+    }
+
+    /// A pipeline's failure before or between its units, which no unit's summary tells (another run holding the
+    /// source, the database unreachable, no input): a summary of its own, with no run id and nothing read, so a
+    /// several-pipeline run reports every pipeline alike.
+    package static func outside(pipeline: String, source: String, mode: String, dryRun: Bool, failure: Failure,
+                                error: String) -> RunSummary {
+        var summary = RunSummary(pipeline: pipeline, source: source, mode: mode, dryRun: dryRun)
+        summary.status = failure == .interrupted ? .interrupted : .failed
+        summary.failure = failure
+        summary.error = error
+        summary.completeness = .unfinished
+        summary.outsideAnyUnit = true
+        return summary
     }
 }

@@ -10,7 +10,7 @@ import Testing
         #expect(version.stdout == "mlsfeed 0.1.0\n")
         let help = try CLI.run(["run", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.hasPrefix("usage: mlsfeed run PIPELINE [options]"))
+        #expect(help.stdout.hasPrefix("usage: mlsfeed run PIPELINE... [options]"))
     }
 
     @Test(arguments: [

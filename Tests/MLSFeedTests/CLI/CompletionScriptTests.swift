@@ -29,6 +29,8 @@ import Testing
         (["run", "--mode", ""], ["full", "incremental"]),
         (["run", "--mode", "full", "samp"], ["sample"]),
         (["run", "pipelines/syn"], ["pipelines/syndication.yaml"]),
+        (["run", "sample", "pipelines/syn"], ["pipelines/syndication.yaml"]),
+        (["plan", "sample", "pipelines/syn"], []),
         (["search", ""], ["agent", "detailed", "mls", "near", "quick"]),
         (["search", "agent", "--"], ["--config", "--database", "--format", "--help", "--limit", "--name", "--office"]),
         (["search", "near", "--mi"], ["--miles", "--min-price", "--min-sqft"]),
@@ -63,7 +65,7 @@ import Testing
             + "--pipeline=[replay\\: the pipeline file whose mapping to use (default\\: pipelines/NAME.yaml of the "
             + "run's pipeline)]:PATH:_files -g \"*.(yaml|yml)\"|"),
         ("mlsfeed run --mode ", "|--mode=[override the pipeline's load mode]:full|incremental:(full incremental)|"),
-        ("mlsfeed run --mode ", "|1:PIPELINE:_mlsfeed_pipelines"),
+        ("mlsfeed run --mode ", "|*:PIPELINE:_mlsfeed_pipelines"),
         ("mlsfeed search agent --", "_arguments -s|--name=[agent\\: the start"),
     ])
     func zshCallsArgumentsForTheVariantTyped(line: String, expected: String) throws {

@@ -67,7 +67,7 @@ import Testing
         let lines = result.stdout.components(separatedBy: "\r\n").dropLast()
         #expect(lines.count == 8)
         #expect(lines.first?.hasPrefix("source,listing_id,standard_status,property_type,list_price,") == true)
-        #expect(lines.first?.hasSuffix(",modification_timestamp,off_market_at,distance_miles") == true)
+        #expect(lines.first?.hasSuffix(",modification_timestamp,off_market_at,distance_miles,photo_url") == true)
     }
 
     @Test func aTableWithTheNextPage() throws {

@@ -110,4 +110,53 @@ import Testing
             == [["other", "A", "7.00"], ["other", "B", "500000.00"], ["sdmls", "A", "500000.00"]])
         #expect(try F.query(db, Self.indexes) == indexes)
     }
+
+    /// A session of `source` into `db` whose statements wait at most 2 s for a lock.
+    static func session(_ db: String, source: String) throws -> LoadSession {
+        var options = F.options()
+        options.source = source
+        var connection = ConnectionOptions()
+        connection.lockTimeout = 2
+        return try LoadSession(conninfo: db, options: options, connection: connection)
+    }
+
+    /// Two first loads of two sources into an empty table at once (several jobs on a new database): the one that
+    /// writes first sees the other source's run and keeps the indexes, so neither waits for the whole table (one
+    /// took it, and the other's first read waited until its lock timeout; both taking it deadlocked), and both
+    /// commit.
+    @Test func firstLoadsOfTwoSourcesIntoAnEmptyTableAtOnceBothCommit() throws {
+        let db = try TestDatabase.migrated()
+        try Migrations.apply(try Connection(db))
+        let migrated = try F.query(db, Self.indexes)
+        let first = try Self.session(db, source: "one")
+        let second = try Self.session(db, source: "two")
+        try first.write([F.listing("A"), F.listing("B")])
+        try second.write([F.listing("A"), F.listing("C")])
+        #expect(first.firstLoad?.droppedIndexes.isEmpty == true)
+        #expect(first.firstLoad?.droppedKey == nil)
+        #expect(second.firstLoad?.droppedIndexes.isEmpty == true)
+        #expect(try first.commit(read: 2, rejected: 0, inputs: [], timings: [:], warnings: []).inserted == 2)
+        #expect(try second.commit(read: 2, rejected: 0, inputs: [], timings: [:], warnings: []).inserted == 2)
+        #expect(try F.query(db, "SELECT source, listing_id FROM listings ORDER BY 1, 2")
+            == [["one", "A"], ["one", "B"], ["two", "A"], ["two", "C"]])
+        #expect(try F.query(db, Self.indexes) == migrated)
+    }
+
+    /// A first load into an empty table that another session is reading keeps the indexes instead of waiting for
+    /// the table (a wait that deadlocks when that session waits for it too).
+    @Test func aFirstLoadIntoATableInUseKeepsTheIndexes() throws {
+        let db = try TestDatabase.migrated()
+        try Migrations.apply(try Connection(db))
+        let migrated = try F.query(db, Self.indexes)
+        let reader = try Connection(db)
+        try reader.execute("BEGIN")
+        try reader.execute("SELECT count(*) FROM listings")
+        let session = try Self.session(db, source: "one")
+        try session.write([F.listing("A")])
+        #expect(session.firstLoad?.droppedIndexes.isEmpty == true)
+        #expect(try session.commit(read: 1, rejected: 0, inputs: [], timings: [:], warnings: []).inserted == 1)
+        try reader.execute("COMMIT")
+        #expect(try F.query(db, Self.indexes) == migrated)
+        #expect(try F.query(db, "SELECT count(*) FROM listings") == [["1"]])
+    }
 }

@@ -4,14 +4,14 @@ import Postgres
 import PostgresTestSupport
 import Testing
 
-/// A database the release before the SQL files migrated (its 13 migrations applied from Swift strings, whose exact
-/// texts are the files `0001` to `0013`) moves forward: only the newer migrations run, once each, its rows and
+/// A database the release before the SQL files migrated (its 15 migrations applied from Swift strings, whose exact
+/// texts are the files `0001` to `0015`) moves forward: only the newer migrations run, once each, its rows and
 /// `schema_migrations` stay as they were, and it ends with the schema a new install has.
 @Suite(.ownThread) struct MigrationForwardTests {
     /// The migrations the release before recorded in `schema_migrations`.
-    static let release = MigrationChecksumTests.shipped.filter { $0.version <= 13 }.map { ($0.version, $0.name) }
+    static let release = MigrationChecksumTests.shipped.filter { $0.version <= 15 }.map { ($0.version, $0.name) }
 
-    /// A database as that release left it: its `schema_migrations` table, its 13 migrations each in a transaction,
+    /// A database as that release left it: its `schema_migrations` table, its 15 migrations each in a transaction,
     /// and a run's rows.
     private func releaseDatabase() throws -> Connection {
         let connection = try Connection(TestDatabase.fresh())
@@ -70,14 +70,14 @@ import Testing
         let recorded = try connection.execute("SELECT version, name, applied_at FROM schema_migrations ORDER BY 1")
             .rows
 
-        let newer = Migrations.all.map(\.version).filter { $0 > 13 }
+        let newer = Migrations.all.map(\.version).filter { $0 > 15 }
         #expect(try Migrations.apply(connection) == newer)
         #expect(try Migrations.apply(connection) == [])
 
         #expect(try rows(connection) == before)
         let versions = try connection.execute("SELECT version, name, applied_at FROM schema_migrations ORDER BY 1")
             .rows
-        #expect(Array(versions.prefix(13)) == recorded)
+        #expect(Array(versions.prefix(15)) == recorded)
         #expect(versions.map { $0[0] } == Migrations.all.map { String($0.version) })
     }
 
@@ -87,7 +87,7 @@ import Testing
         let installed = try Connection(TestDatabase.fresh())
         try Migrations.apply(installed)
 
-        let names = try installed.execute("SELECT version, name FROM schema_migrations WHERE version <= 13 ORDER BY 1")
+        let names = try installed.execute("SELECT version, name FROM schema_migrations WHERE version <= 15 ORDER BY 1")
             .rows
         #expect(names == Self.release.map { [String($0.0), $0.1] })
         let differences = try SchemaSnapshot.of(upgraded).differences(from: SchemaSnapshot.of(installed))

@@ -61,7 +61,7 @@ import Testing
         init(mode: String = "full", extraLoad: String = "", source: String = "", migrated: Bool = true) throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("recon-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            database = try migrated ? TestDatabase.migrated() : TestDatabase.migrated()
+            database = try migrated ? TestDatabase.migrated() : TestDatabase.fresh()
             let mapping = CLI.packageRoot.appendingPathComponent("pipelines/mappings/reso.yaml").path
             try """
                 name: rets
