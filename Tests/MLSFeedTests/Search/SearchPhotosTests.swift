@@ -10,7 +10,13 @@ import Testing
     /// A migrated database with two listings (`P1` with three media and two open houses, one past; `P2` with none),
     /// and `P1`'s office.
     static func database() throws -> Connection {
-        let connection = try Connection(try TestDatabase.migrated())
+        try Connection(conninfo())
+    }
+
+    /// The conninfo of such a database.
+    static func conninfo() throws -> String {
+        let conninfo = try TestDatabase.migrated()
+        let connection = try Connection(conninfo)
         try connection.executeScript("""
             INSERT INTO listings (source, listing_id, standard_status, property_type, list_price, street_number,
                                   street_name, city, postal_code, latitude, longitude, list_office_mls_id,
@@ -36,7 +42,7 @@ import Testing
                                  last_changed_run)
             VALUES ('s', 'OF1', 'North Realty', '(512) 555-0101', 'h', 1, 1);
             """)
-        return connection
+        return conninfo
     }
 
     @Test func everySearchRowCarriesItsFirstPhoto() throws {
@@ -77,5 +83,33 @@ import Testing
             """).rows.compactMap { $0[0] }
         #expect(Array(names.suffix(7)) == ["distance_miles", "cursor", "photo_url", "photos", "open_houses",
                                            "office_name", "office_phone"])
+    }
+
+    /// `mlsfeed search mls` prints what `search.listing` returns: the photos and open houses as JSON arrays, the
+    /// office's name and phone, the first photo's URL; another search prints only `photo_url`.
+    @Test func theSearchCommandPrintsThemAsJSON() throws {
+        let db = try Self.conninfo()
+        let listing = try CLI.run(["search", "mls", "P1", "--source", "s", "--format", "json", "--database", db])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]])
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(row["photo_url"] as? String == "u/2a")
+        let photos = try #require(row["photos"] as? [[String: Any]])
+        #expect(photos.map { $0["media_key"] as? String } == ["V", "A", "B", "N"])
+        #expect(photos.map { ($0["media_order"] as? NSNumber)?.intValue } == [1, 2, 2, nil])
+        #expect(photos[2]["short_description"] as? String == "Kitchen")
+        let openHouses = try #require(row["open_houses"] as? [[String: Any]])
+        #expect(openHouses.map { $0["open_house_key"] as? String } == ["NOW", "NEXT"])
+        #expect(row["office_name"] as? String == "North Realty")
+        #expect(row["office_phone"] as? String == "(512) 555-0101")
+
+        let quick = try CLI.run(["search", "quick", "--street-number", "12", "--street-name", "elm", "--format", "csv",
+                                 "--database", db])
+        #expect(quick.status == 0, "\(quick.stderr)")
+        let lines = quick.stdout.components(separatedBy: "\r\n").dropLast()
+        #expect(lines.first?.hasSuffix(",off_market_at,photo_url") == true)
+        // By street name: Elm Ct (P2, no photo), then Elm St (P1).
+        #expect(lines.dropFirst().map { $0.components(separatedBy: ",").last } == ["", "u/2a"])
     }
 }
