@@ -44,6 +44,25 @@ import Testing
         #expect(stored == [["A", "lz4"], ["B", "lz4"], ["C", "lz4"]])
     }
 
+    /// Every key and index of the tables of offices, open houses and media starts with `source`: the schema stays
+    /// distributable by source (one source's rows together, as Citus distributes a table).
+    @Test func theWholeListingsKeysAndIndexesStartWithSource() throws {
+        let connection = try Connection(TestDatabase.migrated())
+        let leading = try connection.execute("""
+            SELECT c.relname, i.indexrelid::regclass::text, a.attname
+            FROM pg_index i
+            JOIN pg_class c ON c.oid = i.indrelid
+            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            WHERE c.relname IN ('offices', 'open_houses', 'media') AND c.relnamespace = 'public'::regnamespace
+            ORDER BY 1, 2
+            """).rows
+        #expect(leading == [
+            ["media", "media_listing_idx", "source"], ["media", "media_pkey", "source"],
+            ["offices", "offices_pkey", "source"],
+            ["open_houses", "open_houses_listing_idx", "source"], ["open_houses", "open_houses_pkey", "source"],
+        ])
+    }
+
     @Test func radiusSearchUsesTheLocationIndex() throws {
         let db = try TestDatabase.migrated()
         try LoadFixtures.load(db, [LoadFixtures.listing("A")])
