@@ -89,6 +89,14 @@ import Testing
             SELECT timings->>'media.inserted', timings->>'open_houses.inserted', timings->>'offices.inserted'
             FROM ingest_runs
             """) == [["2", "2", "1"]])
+        // `runs show` reads them back: a line per table in the text, an object per table in JSON.
+        let run = String(try #require(summary.runID))
+        let shown = try CLI.run(["runs", "show", run, "--database", scratch.database])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("\n  offices: inserted 1, updated 0, unchanged 0\n  media: inserted 2, "
+                                      + "updated 0, unchanged 0\n  open_houses: inserted 2, updated 0, unchanged 0\n"))
+        let json = try CLI.run(["runs", "show", run, "--database", scratch.database, "--format", "json"])
+        #expect(json.stdout.contains(#""media":{"inserted":2,"updated":0,"unchanged":0,"stale":0,"deleted":0}"#))
     }
 
     @Test func aListingsWinningCopyReplacesItsPhotosAndOtherCopiesLeaveThemAlone() throws {
