@@ -157,8 +157,11 @@ import Testing
         let summary = try scratch.run(Self.photos([("M1", "", "u/1", Self.day1), ("M2", "L1", "u/2", Self.day1)]))
         #expect(summary.status == .succeeded, "\(summary.error ?? "")")
         #expect(summary.rejectReasons == ["listing_id: 1 required field is missing"])
-        #expect(try scratch.query("SELECT entity, key, reasons::text FROM rejects")
-            == [["media", "M1", "{\"listing_id: required field is missing\"}"]])
+        // The reject keeps the record whole, as the feed sent it.
+        #expect(try scratch.query("SELECT entity, key, reasons::text, raw::text FROM rejects")
+            == [["media", "M1", "{\"listing_id: required field is missing\"}",
+                 #"{"MediaKey": "M1", "MediaURL": "u/1", "ResourceRecordID": "", "#
+                    + #""MediaModificationTimestamp": "2026-11-01T10:00:00Z"}"#]])
         #expect(try Self.media(scratch) == [["M2", "L1", "u/2"]])
     }
 }
