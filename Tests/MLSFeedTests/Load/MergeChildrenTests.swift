@@ -166,6 +166,47 @@ import Testing
         ])
     }
 
+    /// Listings merged while the parse goes on (batches of one record, a merge after each) bring their photos as
+    /// the end's merge does: those of the copy that won, an older copy's left out.
+    @Test func listingsMergedWhileParsingBringTheirPhotos() throws {
+        // A mapping whose every field the records give: only a complete copy is merged during the parse.
+        let mapping = """
+            fields:
+              listing_id:             { from: ListingId, type: text, required: true }
+              standard_status:        { from: StandardStatus, type: text }
+              list_price:             { from: ListPrice, type: money }
+              modification_timestamp: { from: ModificationTimestamp, type: timestamp }
+            embedded_media:
+              - each: Media
+                fields:
+                  media_key:      { from: MediaKey, type: text }
+                  media_order:    { from: Order, type: integer }
+                  media_url:      { from: MediaURL, type: text }
+                  media_category: { from: MediaCategory, type: text }
+            """
+        let scratch = try RESOScratch(mappingText: mapping, load: "{ mode: incremental, merge_while_parsing: 1 }",
+                                      stages: "{ parse: { batch_size: 1 }, normalize: { batch_size: 1 }, "
+                                          + "validate: { batch_size: 1 }, dedupe: { batch_size: 1, window: 1, "
+                                          + "hold: 0 }, load: { batch_size: 1 } }")
+        let first = try scratch.run([Self.listing("L1", Self.photos([("A1", 1, "u/a1")])),
+                                     Self.listing("L2", Self.photos([("B1", 1, "u/b1")]))])
+        #expect(first.status == .succeeded, "\(first.error ?? "")")
+        let second = try scratch.run([
+            Self.listing("L1", modified: "2026-11-02T10:00:00Z", Self.photos([("A2", 1, "u/a2")])),
+            Self.listing("L2", modified: "2026-11-03T10:00:00Z", Self.photos([("B1", 1, "u/b1-new")])),
+            Self.listing("L3", Self.photos([("C1", 1, "u/c1")])),
+            // An older copy of L2 beyond the dedupe window: the end's merge takes L2 back from the merges during
+            // the parse and resolves both copies; the newer wins, this one's photo is not written.
+            Self.listing("L2", modified: "2026-11-02T10:00:00Z", Self.photos([("B9", 1, "u/b9")])),
+        ])
+        #expect(second.status == .succeeded, "\(second.error ?? "")")
+        #expect(second.load.mergedWhileParsing == 2)
+        #expect(second.load.rows[.media] == RowCounts(inserted: 2, updated: 1, deleted: 1))
+        #expect(try scratch.media().map { [$0[0], $0[1], $0[3]] } == [
+            ["A2", "L1", "u/a2"], ["B1", "L2", "u/b1-new"], ["C1", "L3", "u/c1"],
+        ])
+    }
+
     @Test func photosWithoutKeysAreKeyedByTheirListingAndPlace() throws {
         let scratch = try Self.scratch()
         let summary = try scratch.run([Self.listing("L1", """

@@ -11,17 +11,23 @@ struct RESOScratch {
     /// The pipeline file.
     let pipeline: URL
 
-    /// `mapping`: a file under `pipelines/mappings/`; `load` and `stages`: the pipeline's sections (flow YAML).
-    init(mapping: String, load: String, stages: String = "{}") throws {
+    /// `mapping`: a file under `pipelines/mappings/`, or (`mappingText`) the text of one written beside the
+    /// pipeline; `load` and `stages`: the pipeline's sections (flow YAML).
+    init(mapping: String = "", mappingText: String? = nil, load: String, stages: String = "{}") throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("reso-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         database = try TestDatabase.migrated()
         pipeline = dir.appendingPathComponent("reso.yaml")
+        var mappingFile = CLI.packageRoot.appendingPathComponent("pipelines/mappings/\(mapping)")
+        if let mappingText {
+            mappingFile = dir.appendingPathComponent("mapping.yaml")
+            try mappingText.write(to: mappingFile, atomically: true, encoding: .utf8)
+        }
         try """
             name: scratch
             source: { id: actris, time_zone: America/Chicago }
             format: { type: reso-json }
-            mapping: \(CLI.packageRoot.appendingPathComponent("pipelines/mappings/\(mapping)").path)
+            mapping: \(mappingFile.path)
             load: \(load)
             stages: \(stages)
             """.write(to: pipeline, atomically: true, encoding: .utf8)
