@@ -36,6 +36,10 @@ enum RejectsReplayCommand {
         print("  listings: inserted \(load.inserted), updated \(load.updated), unchanged \(load.unchanged), stale "
             + "\(load.stale); agents: inserted \(load.agentsInserted), updated \(load.agentsUpdated), unchanged "
             + "\(load.agentsUnchanged)")
+        for entity in [Entity.office, .media, .openHouse] {
+            guard let counts = load.rows[entity] else { continue }
+            print("  \(entity.table): \(counts.summary)")
+        }
         if result.rejectedAgain > 0 {
             print("  rejected again: \(result.rejectedAgain) (`mlsfeed rejects --run \(result.runID)`)")
         }

@@ -164,4 +164,31 @@ import Testing
                     + #""MediaModificationTimestamp": "2026-11-01T10:00:00Z"}"#]])
         #expect(try Self.media(scratch) == [["M2", "L1", "u/2"]])
     }
+
+    /// `mlsfeed rejects replay` of a Media run: after the mapping learns the listing's other name, the rejected
+    /// photo loads from its stored raw fields as a media row, and the replay says so.
+    @Test func aReplayedPhotoLoadsAfterAMappingFix() throws {
+        let narrow = """
+            entity: media
+            fields:
+              media_key:  { from: MediaKey, type: text, required: true }
+              listing_id: { from: ResourceRecordID, type: text, required: true }
+              media_url:  { from: MediaURL, type: text }
+            """
+        let scratch = try RESOScratch(mappingText: narrow, load: "{ mode: incremental }")
+        let first = try scratch.run([
+            #"{"MediaKey": "M1", "ResourceRecordKey": "K1", "MediaURL": "u/1"}"#,
+            #"{"MediaKey": "M2", "ResourceRecordID": "L2", "MediaURL": "u/2"}"#,
+        ])
+        #expect(first.status == .succeeded, "\(first.error ?? "")")
+        #expect(first.rejectReasons == ["listing_id: 1 required field is not in the feed"])
+        try narrow.replacingOccurrences(of: "from: ResourceRecordID,",
+                                        with: "from: [ResourceRecordID, ResourceRecordKey],")
+            .write(to: scratch.dir.appendingPathComponent("mapping.yaml"), atomically: true, encoding: .utf8)
+        let replay = try CLI.run(["rejects", "replay", "--run", String(try #require(first.runID)), "--pipeline",
+                                  scratch.pipeline.path, "--database", scratch.database])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("\n  media: inserted 1, updated 0, unchanged 0\n"), "\(replay.stdout)")
+        #expect(try Self.media(scratch) == [["M1", "K1", "u/1"], ["M2", "L2", "u/2"]])
+    }
 }
