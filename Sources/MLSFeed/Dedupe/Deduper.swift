@@ -49,7 +49,7 @@ package struct Deduper: Sendable {
     package mutating func process(records: consuming [NormalizedRecord], rejects: [Reject]) -> [Item] {
         var r = 0
         // Moved, not copied, from the batch into the held items.
-        for record in Drained(consume records) {
+        for record in MovingIterator(consume records) {
             while r < rejects.count && rejects[r].ordinal < record.ordinal {
                 admit(.reject(rejects[r]))
                 r += 1

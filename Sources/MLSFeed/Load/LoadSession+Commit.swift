@@ -11,7 +11,7 @@ extension LoadSession {
             var result = LoadResult(runID: runID)
             // A full run's candidates for withdrawal are looked for beside the merge, on the core it leaves idle,
             // from before the first statement here waits for the merges queued during the parse.
-            let search = options.mode == .full && firstLoad == nil && !options.sweep ? startGoneSearch() : nil
+            let search = options.mode == .full && firstLoad == nil && !options.sweep ? startWithdrawalSearch() : nil
             defer { search?.abandon() }
             let plan = try reconciliation(data, totals, into: &result)
             if options.sweep {
@@ -176,8 +176,8 @@ extension LoadSession {
         return Reconciliation(asOf: asOf, sourceAsOf: sourceAsOf, withdraw: withdraw)
     }
 
-    /// `search`: the withdrawal's candidates looked for beside the merge (`GoneSearch`), if any.
-    private func merge(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
+    /// `search`: the withdrawal's candidates looked for beside the merge (`WithdrawalSearch`), if any.
+    private func merge(_ data: Connection, plan: Reconciliation, search: WithdrawalSearch?,
                        into result: inout LoadResult) throws {
         switch options.entity {
         case .office, .openHouse, .media:
@@ -268,7 +268,7 @@ extension LoadSession {
         Int(try data.execute(sql, parameters).rows.first?.first.flatMap { $0 } ?? "") ?? 0
     }
 
-    private func mergeListings(_ data: Connection, plan: Reconciliation, search: GoneSearch?,
+    private func mergeListings(_ data: Connection, plan: Reconciliation, search: WithdrawalSearch?,
                                into result: inout LoadResult) throws {
         #if MLSFEED_TEST_HOOKS
         try TestPause.merge.reach(connection: data)

@@ -41,7 +41,7 @@ package final class LoadSession: @unchecked Sendable {
     /// Set when the merge indexed `seen_listings` to join it by key (only when it had to).
     private(set) var seenIndexed = false
     /// Set when the withdrawal looked only at the stored listings no recognised copy named (`sendUnnamedListings`,
-    /// or the keys of those a `GoneSearch` found).
+    /// or the keys of those a `WithdrawalSearch` found).
     var unnamedSent = false
     /// The newest modification timestamp of every listing written (staged, copied or recognised): the dump's
     /// as-of time when its format gives none.
@@ -58,7 +58,7 @@ package final class LoadSession: @unchecked Sendable {
     var firstLoad: FirstLoad?
     var decidedFirstLoad = false
     /// The stored listings the pipeline recognises against (`recognize(against:)`).
-    var recognition: Pending<StoredListings>?
+    var recognition: BlockingFuture<StoredListings>?
     /// Reused for every row's `extra` (see `JSONText.ObjectWriter`).
     var extraWriter = JSONText.ObjectWriter(order: .storage)
     var jsonBuffer: [UInt8] = []
@@ -78,9 +78,9 @@ package final class LoadSession: @unchecked Sendable {
     let connectionOptions: ConnectionOptions
     /// Where the session's connections go (`sideConnection` opens more).
     private let conninfo: String
-    /// The most keys the withdrawal's search beside the merge hands back (`GoneSearch`).
-    var goneSearchLimit = GoneSearch.defaultLimit
-    /// Set when the withdrawal checked the keys a `GoneSearch` found instead of looking for them itself.
+    /// The most keys the withdrawal's search beside the merge hands back (`WithdrawalSearch`).
+    var goneSearchLimit = WithdrawalSearch.defaultLimit
+    /// Set when the withdrawal checked the keys a `WithdrawalSearch` found instead of looking for them itself.
     var goneSearched = false
     /// Cancels the running statement when the run is stopped.
     let canceller = StatementCanceller()
@@ -419,7 +419,7 @@ package final class LoadSession: @unchecked Sendable {
     /// Tells the session the stored listings the pipeline recognises records against (read on another connection,
     /// perhaps still being read). A full dump then takes the number of on-market listings from them instead of
     /// counting the source again. Call before `commit`.
-    package func recognize(against stored: Pending<StoredListings>) {
+    package func recognize(against stored: BlockingFuture<StoredListings>) {
         recognition = stored
     }
 
@@ -515,7 +515,7 @@ package final class LoadSession: @unchecked Sendable {
     /// (`RecognisedKeys`).
     func sendUnnamedListings(_ data: Connection) throws -> Bool {
         guard let unnamed = unnamedFingerprints() else { return false }
-        try GoneSearch.sendUnmatched(unnamed, to: data, untilCommit: true)
+        try WithdrawalSearch.sendUnmatched(unnamed, to: data, untilCommit: true)
         unnamedSent = true
         return true
     }
@@ -539,11 +539,11 @@ package final class LoadSession: @unchecked Sendable {
         return side
     }
 
-    /// Starts looking for the on-market listings no recognised copy named, beside the merge (`GoneSearch`): nil
+    /// Starts looking for the on-market listings no recognised copy named, beside the merge (`WithdrawalSearch`): nil
     /// when the places of the recognised copies are not known (see `sendUnnamedListings`).
-    func startGoneSearch() -> GoneSearch? {
+    func startWithdrawalSearch() -> WithdrawalSearch? {
         guard let unnamed = unnamedFingerprints() else { return nil }
-        return GoneSearch(source: options.source, unmatched: unnamed, limit: goneSearchLimit) { [self] in
+        return WithdrawalSearch(source: options.source, unmatched: unnamed, limit: goneSearchLimit) { [self] in
             try sideConnection()
         }
     }

@@ -263,7 +263,7 @@ enum MergeStatements {
                  withoutFingerprint: withoutFingerprint)
     }
 
-    /// `withdrawUnnamed` for a run whose `GoneSearch` found those listings' keys (`$4`, a text array) beside the
+    /// `withdrawUnnamed` for a run whose `WithdrawalSearch` found those listings' keys (`$4`, a text array) beside the
     /// merge: each is read again here by its key and checked as `notCarried` checks every candidate.
     static func withdrawFound(withoutFingerprint: Bool) -> String {
         withdraw(among: notCarried(from: "listings o", "o.listing_id = ANY ($4::text[])"),

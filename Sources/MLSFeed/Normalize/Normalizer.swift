@@ -88,7 +88,7 @@ package struct Normalizer: Sendable {
         // Moved out of the batch: each raw record ends up in its coerced one without a copy.
         // A flat record's fields are split here, on this worker, not on the parsing thread.
         var splitter = FieldSplitter()
-        for moved in Drained(consume batch) {
+        for moved in MovingIterator(consume batch) {
             var raw = consume moved
             splitter.split(&raw)
             if let recognizer, let stored, raw.rawHash == nil, raw.defect == nil {

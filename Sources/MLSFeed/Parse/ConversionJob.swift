@@ -35,7 +35,7 @@ final class ConversionJob<Batch: Sendable>: @unchecked Sendable {
             var records: [RawRecord] = []
             records.reserveCapacity(count)
             // Moved block by block, record by record: appending a copy would retain and release every record.
-            for (_, block) in Drained(consume taken) { records.append(moving: consume block) }
+            for (_, block) in MovingIterator(consume taken) { records.append(moving: consume block) }
             return records
         }
     }

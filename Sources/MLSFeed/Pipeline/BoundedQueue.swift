@@ -21,7 +21,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Adds the batch with sequence number `sequence`, waiting while the queue is full. The batch is moved in, so
-    /// the consumer gets the only reference to its storage (see `Drained`).
+    /// the consumer gets the only reference to its storage (see `MovingIterator`).
     func push(_ item: consuming Element, sequence: Int) throws {
         condition.lock()
         defer { condition.unlock() }

@@ -21,7 +21,7 @@ final class DatabaseSink: RecordSink, @unchecked Sendable {
     }
 
     /// The stored listings the run recognises against (see `LoadSession.recognize(against:)`).
-    func recognize(against stored: Pending<StoredListings>) {
+    func recognize(against stored: BlockingFuture<StoredListings>) {
         session.recognize(against: stored)
     }
 

@@ -243,7 +243,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         // A database run fingerprints each listing record and recognises the unchanged copies of stored listings,
         // read on their own connection while the parse begins (see `launchStages`).
-        let stored = Pending<StoredListings>()
+        let stored = BlockingFuture<StoredListings>()
         // A key sweep recognises nothing: its records are keys only.
         let recognizer = database == nil || options.sweep ? nil
             : RawRecognizer(mapping: config.mapping, zone: config.timeZone, stored: stored)

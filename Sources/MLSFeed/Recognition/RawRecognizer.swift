@@ -5,14 +5,14 @@ import Foundation
 package struct RawRecognizer: Sendable {
     package let hash: RawHash
     /// Read from the database while the parse begins; `stored` waits for it (read it once per batch).
-    package let pendingStored: Pending<StoredListings>
+    package let pendingStored: BlockingFuture<StoredListings>
     /// The source keys a recognised record still needs: its key's and those of the agents and offices read from its
     /// own keys (they are merged by the last record naming them, so they are read from every listing, changed or
     /// not; a recognised listing's media and open houses are left as they are).
     package let neededKeys: Set<String>
 
     /// A recognizer for a listing mapping; nil for other entities (only listings keep their raw fingerprint).
-    package init?(mapping: Mapping, zone: TimeZone?, stored: Pending<StoredListings>) {
+    package init?(mapping: Mapping, zone: TimeZone?, stored: BlockingFuture<StoredListings>) {
         guard mapping.entity == .listing else { return nil }
         hash = RawHash(mapping: mapping, zone: zone)
         self.pendingStored = stored

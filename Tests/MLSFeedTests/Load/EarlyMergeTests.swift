@@ -86,7 +86,7 @@ import Testing
         }, mode: .full)
         let session = try LoadSession(conninfo: db, options: F.options(scenario.mode, earlyMergeRows: early ? 1 : 0))
         let stored = recognition == .unknown ? nil : try session.storedListings()
-        if let stored { session.recognize(against: Pending(stored)) }
+        if let stored { session.recognize(against: BlockingFuture(stored)) }
         let placed = recognition == .placed ? stored : nil
         var read = 0
         for batch in scenario.batches {

@@ -56,7 +56,7 @@ struct MergePlanTests {
 
     /// How a full run withdraws: by key, anti-joining the recognised keys in `seen_listings` (indexed first), by
     /// the fingerprints of the stored listings no recognised copy named (`unmatched_listings`), or by the keys a
-    /// `GoneSearch` found for those fingerprints beside the merge.
+    /// `WithdrawalSearch` found for those fingerprints beside the merge.
     enum Withdrawal: CaseIterable { case byKey, byUnnamedPlaces, byFoundKeys }
 
     /// Either way the withdrawal reads the on-market listings once, from the on-market index, and the run's rejected

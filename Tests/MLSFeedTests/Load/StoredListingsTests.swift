@@ -70,7 +70,7 @@ import Testing
         let stored = recognition == .unknown ? nil : try session.storedListings()
         if let stored {
             #expect(stored.onMarket == 8)
-            session.recognize(against: Pending(stored))
+            session.recognize(against: BlockingFuture(stored))
         }
         let placed = recognition == .placed ? stored : nil
         // A, B and H recognised, E changed (staged), F rejected, G modified after the dump's as-of time; C
@@ -93,14 +93,14 @@ import Testing
         let db = try TestDatabase.migrated()
         try F.load(db, (0..<10).map { F.listing("L\($0)", rawHash: UInt64($0 + 1)) }, mode: .full)
         let session = try LoadSession(conninfo: db, options: F.options(.full))
-        session.recognize(against: Pending(try session.storedListings()))
+        session.recognize(against: BlockingFuture(try session.storedListings()))
         try session.write([F.stored("L0", rawHash: 1), F.stored("L1", rawHash: 2)])
         #expect(throws: LoadError.self) {
             _ = try session.commit(read: 2, rejected: 0, inputs: [], timings: [:], warnings: [])
         }
         // A set that could not be read falls back to counting the source: the guard still holds.
         let again = try LoadSession(conninfo: db, options: F.options(.full))
-        again.recognize(against: Pending(.unavailable))
+        again.recognize(against: BlockingFuture(.unavailable))
         try again.write([F.listing("L0", rawHash: 1)])
         #expect(throws: LoadError.self) {
             _ = try again.commit(read: 1, rejected: 0, inputs: [], timings: [:], warnings: [])
@@ -117,7 +117,7 @@ import Testing
         let session = try LoadSession(conninfo: db, options: options)
         guard knowsStored else { return (session, nil) }
         let stored = try session.storedListings()
-        session.recognize(against: Pending(stored))
+        session.recognize(against: BlockingFuture(stored))
         return (session, stored)
     }
 
@@ -174,7 +174,7 @@ import Testing
     /// counts the keys as sent and never indexes or reads them back; a dump that lacks a listing still withdraws it,
     /// checking the keys the search beside the merge found (L4 among them, changed, so staged and kept), or, when the
     /// search finds more than its limit, looking for them itself.
-    @Test(arguments: [0, 1], [GoneSearch.defaultLimit, 0])
+    @Test(arguments: [0, 1], [WithdrawalSearch.defaultLimit, 0])
     func distinctRecognisedKeysCountAsSent(gone: Int, searchLimit: Int) throws {
         let db = try TestDatabase.migrated()
         let keys = (0..<6).map { "L\($0)" }

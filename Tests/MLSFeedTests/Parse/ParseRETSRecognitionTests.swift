@@ -17,7 +17,7 @@ import MLSFeed
     static func read(_ reply: [UInt8], settings: ParseSettings = ParseRETSBatchingTests.settings, chunk: Int = 1 << 20,
                      stored: [(UInt64, Int64?)] = []) throws -> (records: [RawRecord], recognizer: RawRecognizer) {
         let recognizer = try #require(RawRecognizer(mapping: mapping, zone: nil,
-                                                    stored: Pending(StoredListings(stored))))
+                                                    stored: BlockingFuture(StoredListings(stored))))
         let records = try ParseFixture.read(reply, settings: settings, source: "-", chunk: chunk,
                                             recognizer: recognizer).records
         return (records, recognizer)

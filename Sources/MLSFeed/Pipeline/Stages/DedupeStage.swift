@@ -27,7 +27,7 @@ struct DedupeStage: Stage {
 
     private func split(_ items: consuming [Deduper.Item]) -> DedupedBatch {
         var batch = DedupedBatch(records: [], rejects: [])
-        for item in Drained(consume items) {
+        for item in MovingIterator(consume items) {
             switch consume item {
             case .record(let record): batch.records.append(record)
             case .reject(let reject): batch.rejects.append(reject)

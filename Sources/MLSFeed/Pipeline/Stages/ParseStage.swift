@@ -51,7 +51,7 @@ struct ParseStage: Stage {
         } else {
             try reader!.finish()
         }
-        for moved in Drained(reader!.takeRecords(split: false)) {
+        for moved in MovingIterator(reader!.takeRecords(split: false)) {
             var record = consume moved
             if let replicated, let timestamp = record.value(replicated.field), let key = record.value(replicated.key) {
                 lastReplicated = (timestamp, key)

@@ -11,7 +11,7 @@ protocol Stage {
     static var name: String { get }
 
     /// The batches one input batch yields: none, one or more, in order. The batch is the stage's own: it may move
-    /// the records out instead of copying them (`Drained`).
+    /// the records out instead of copying them (`MovingIterator`).
     mutating func process(_ batch: consuming Input) throws -> [Output]
 
     /// The batches held back until the input ended.

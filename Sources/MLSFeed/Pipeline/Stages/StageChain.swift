@@ -11,13 +11,13 @@ struct StageChain<First: Stage, Second: Stage>: Stage where First.Output == Seco
 
     mutating func process(_ batch: consuming First.Input) throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in Drained(try first.process(consume batch)) { out += try second.process(consume middle) }
+        for middle in MovingIterator(try first.process(consume batch)) { out += try second.process(consume middle) }
         return out
     }
 
     mutating func finish() throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in Drained(try first.finish()) { out += try second.process(consume middle) }
+        for middle in MovingIterator(try first.finish()) { out += try second.process(consume middle) }
         return out + (try second.finish())
     }
 
@@ -27,7 +27,7 @@ struct StageChain<First: Stage, Second: Stage>: Stage where First.Output == Seco
 
     mutating func processRecorded(_ batch: consuming First.Input, control: RunControl) throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in Drained(try first.processRecorded(consume batch, control: control)) {
+        for middle in MovingIterator(try first.processRecorded(consume batch, control: control)) {
             out += try second.processRecorded(consume middle, control: control)
         }
         return out
@@ -35,7 +35,7 @@ struct StageChain<First: Stage, Second: Stage>: Stage where First.Output == Seco
 
     mutating func finishRecorded(control: RunControl) throws -> [Second.Output] {
         var out: [Second.Output] = []
-        for middle in Drained(try first.finishRecorded(control: control)) {
+        for middle in MovingIterator(try first.finishRecorded(control: control)) {
             out += try second.processRecorded(consume middle, control: control)
         }
         return out + (try second.finishRecorded(control: control))

@@ -15,7 +15,7 @@ enum StageDriver {
         var next = 0
         func hand(_ batches: consuming [S.Output], input sequence: Int) throws {
             let count = batches.count
-            for batch in Drained(consume batches) {
+            for batch in MovingIterator(consume batches) {
                 let number: Int
                 switch numbering {
                 case .keepInput:

@@ -2,9 +2,9 @@ import Dispatch
 import Testing
 @testable import MLSFeed
 
-@Suite struct PendingTests {
+@Suite struct BlockingFutureTests {
     @Test func readersWaitForTheFirstValueAndKeepIt() throws {
-        let pending = Pending<Int>()
+        let pending = BlockingFuture<Int>()
         let readers = DispatchGroup()
         let seen = Locked<[Int]>([])
         for _ in 0..<4 {
@@ -21,6 +21,6 @@ import Testing
         #expect(readers.wait(timeout: .now() + 10) == .success)
         #expect(seen.value == [7, 7, 7, 7])
         #expect(pending.value == 7)
-        #expect(Pending(3).value == 3)
+        #expect(BlockingFuture(3).value == 3)
     }
 }

@@ -11,7 +11,7 @@ import Postgres
 /// finds, and a listing the run changed that is among them the withdrawal leaves out as always (it is staged).
 /// Finding them scans the source's on-market index: at 1M about half a second of a delta's tail, spent here on the
 /// core the run's merge leaves idle.
-final class GoneSearch: @unchecked Sendable {
+final class WithdrawalSearch: @unchecked Sendable {
     /// The most keys a search hands back: past it the withdrawal looks for them in the run's transaction instead
     /// (`MergeStatements.withdrawUnnamed`), so the keys held stay few whatever the dump left out.
     static let defaultLimit = 100_000
@@ -19,11 +19,11 @@ final class GoneSearch: @unchecked Sendable {
     private let lock = NSLock()
     private var connection: Connection?
     private var abandoned = false
-    private let outcome = Pending<[String]?>()
+    private let outcome = BlockingFuture<[String]?>()
 
     /// Starts the search for the on-market listings of `source` whose fingerprint is one of `unmatched` (none: it
     /// finds none at once), at most `limit` of them, on a connection `connect` opens on the search's own thread.
-    init(source: String, unmatched: [UInt64], limit: Int = GoneSearch.defaultLimit,
+    init(source: String, unmatched: [UInt64], limit: Int = WithdrawalSearch.defaultLimit,
          connect: @escaping @Sendable () throws -> Connection) {
         guard !unmatched.isEmpty else {
             outcome.fulfil([])
@@ -37,7 +37,9 @@ final class GoneSearch: @unchecked Sendable {
                     self.connection = connection
                     return !abandoned
                 }
-                if go { keys = try GoneSearch.find(connection, source: source, unmatched: unmatched, limit: limit) }
+                if go {
+                    keys = try WithdrawalSearch.find(connection, source: source, unmatched: unmatched, limit: limit)
+                }
             } catch {
                 keys = nil
             }

@@ -1,8 +1,8 @@
 import Testing
 @testable import MLSFeed
 
-/// `Drained`: every element in order, each moved out (the array no longer holds it); `append(moving:)`.
-@Suite struct DrainedTests {
+/// `MovingIterator`: every element in order, each moved out (the array no longer holds it); `append(moving:)`.
+@Suite struct MovingIteratorTests {
     final class Box {
         let value: Int
         init(_ value: Int) { self.value = value }
@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: [[], [7], [1, 2, 3, 4, 5]])
     func everyElementInOrder(input: [Int]) {
         var seen: [Int] = []
-        for element in Drained(input) { seen.append(element) }
+        for element in MovingIterator(input) { seen.append(element) }
         #expect(seen == input)
     }
 
@@ -19,7 +19,7 @@ import Testing
         let array = (0..<100).map { Box($0) }
         var unique: [Bool] = []
         var values: [Int] = []
-        for element in Drained(consume array) {
+        for element in MovingIterator(consume array) {
             var box = consume element
             unique.append(isKnownUniquelyReferenced(&box))
             values.append(box.value)
@@ -31,7 +31,7 @@ import Testing
     @Test func sharedStorageIsCopiedAndTheOtherArrayKeepsItsElements() {
         let kept = (0..<10).map { Box($0) }
         var unique: [Bool] = []
-        for element in Drained(kept) {
+        for element in MovingIterator(kept) {
             var box = consume element
             unique.append(isKnownUniquelyReferenced(&box))
         }

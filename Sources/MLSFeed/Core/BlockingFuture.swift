@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value another thread is still producing: readers block in `value` until it is `fulfil`led, once.
-package final class Pending<Value: Sendable>: @unchecked Sendable {
+package final class BlockingFuture<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var result: Value?
     /// How many readers wait in `value` now.

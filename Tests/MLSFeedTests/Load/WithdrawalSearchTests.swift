@@ -5,7 +5,7 @@ import Testing
 @testable import MLSFeed
 
 /// The withdrawal's search beside the merge: what it finds, when it hands the work back, and that it stops.
-@Suite(.ownThread) struct GoneSearchTests {
+@Suite(.ownThread) struct WithdrawalSearchTests {
     typealias F = LoadFixtures
 
     /// A source with listings A-E (fingerprints 1-5), D off the market, and another source's listing with
@@ -21,8 +21,9 @@ import Testing
         return db
     }
 
-    private func search(_ db: String, _ unmatched: [UInt64], limit: Int = GoneSearch.defaultLimit) -> GoneSearch {
-        GoneSearch(source: F.source, unmatched: unmatched, limit: limit) { try Connection(db) }
+    private func search(_ db: String, _ unmatched: [UInt64],
+                        limit: Int = WithdrawalSearch.defaultLimit) -> WithdrawalSearch {
+        WithdrawalSearch(source: F.source, unmatched: unmatched, limit: limit) { try Connection(db) }
     }
 
     /// The source's on-market listings with those fingerprints: not an off-market one, not another source's.
@@ -38,7 +39,7 @@ import Testing
 
     /// No fingerprint left unnamed: nothing to find, and no connection opened for it.
     @Test func nothingUnmatchedFindsNothingWithoutConnecting() {
-        let search = GoneSearch(source: F.source, unmatched: []) {
+        let search = WithdrawalSearch(source: F.source, unmatched: []) {
             Issue.record("connected with nothing to look for")
             throw CancellationError()
         }
@@ -50,7 +51,7 @@ import Testing
         let db = try database()
         #expect(search(db, [1, 2, 3], limit: 3).keys()?.count == 3)
         #expect(search(db, [1, 2, 3], limit: 2).keys() == nil)
-        let refused = GoneSearch(source: F.source, unmatched: [1]) { throw CancellationError() }
+        let refused = WithdrawalSearch(source: F.source, unmatched: [1]) { throw CancellationError() }
         #expect(refused.keys() == nil)
     }
 
