@@ -13,10 +13,11 @@ extension Ledger {
         }
     }
 
-    /// The changes of one listing (`$1` source, `$2` MLS number), oldest first, each with its run's pipeline.
+    /// The changes of one listing (`$1` source, `$2` MLS number), oldest first, each with its run's pipeline (a
+    /// run of the same source: the join names it, so that it stays within one source's rows, see docs/scaling.md).
     static let changes = """
         SELECT \(ListingChange.columns)
-        FROM listing_history h LEFT JOIN ingest_runs r ON r.id = h.run_id
+        FROM listing_history h LEFT JOIN ingest_runs r ON r.source = h.source AND r.id = h.run_id
         WHERE h.source = $1 AND h.listing_id = $2
         ORDER BY h.id
         """
