@@ -111,8 +111,8 @@ import Testing
     }
 
     /// Every SQL function of schemas search and search_internal that returns rows: PostgreSQL inlines it into the
-    /// statement that calls it, so the plan shows its joins. (The PL/pgSQL functions of schema search check their
-    /// arguments and call these; the statements of their own read `listings` alone.)
+    /// statement that calls it, so the plan shows its joins, whatever the arguments. (The PL/pgSQL functions of
+    /// schema search run their own statements too: `searchCallsJoinOnSource` plans those as they run.)
     @Test func searchFunctionsJoinOnSource() throws {
         let connection = try Connection(TestDatabase.migrated())
         let (functions, joins, findings) = try Self.searchFunctionJoins(connection)
@@ -138,6 +138,147 @@ import Testing
             """)
         let (_, _, findings) = try Self.searchFunctionJoins(connection)
         #expect(findings == ["search_internal.office_listing_rows: agents a and listings l joined without source"])
+    }
+
+    /// The statements the search API runs, its PL/pgSQL bodies' own included, as the server plans them when it is
+    /// called: each search, every sort and kind of area, on a few loaded listings, with `auto_explain` reporting
+    /// every statement's plan (nested ones too).
+    @Test func searchCallsJoinOnSource() throws {
+        let db = try TestDatabase.migrated()
+        try LoadFixtures.load(db, [LoadFixtures.listing("A"), LoadFixtures.listing("B", status: "Pending"),
+                                   LoadFixtures.listing("C", city: "La Jolla"), LoadFixtures.agent("AG1")])
+        let (plans, joins, findings) = try Self.joinsOfCalls(db, Self.searchCalls)
+        #expect(findings == [])
+        // Every call and the statements under it were planned (the check is not vacuous): the calls' own plans,
+        // the PL/pgSQL bodies' statements (search.detailed's skip scans) and the inlined search_internal ones.
+        #expect(plans.count > 2 * Self.searchCalls.count, "\(plans.count) plans")
+        #expect(plans.contains { $0.contains("WITH RECURSIVE present") })
+        #expect(joins >= 6)
+    }
+
+    /// A PL/pgSQL search function whose own statement joins without source is found when it runs.
+    @Test func aSearchCallJoiningWithoutSourceIsFound() throws {
+        let db = try TestDatabase.migrated()
+        try Connection(db).execute("""
+            CREATE FUNCTION search.office_listings(p_office text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+            BEGIN
+                RETURN QUERY SELECT l.listing_id FROM listings l
+                    JOIN agents a ON a.agent_mls_id = l.list_agent_mls_id WHERE a.office_mls_id = p_office;
+            END
+            $$
+            """)
+        let (_, _, findings) = try Self.joinsOfCalls(db, ["SELECT count(*) FROM search.office_listings('O1')"])
+        #expect(findings == ["SELECT l.listing_id FROM listings l JOIN agents a ON a.agent_mls_id = "
+                                + "l.list_agent_mls_id WHERE a.office_mls_id = p_office: agents a and listings l "
+                                + "joined without source"])
+    }
+
+    /// A call of each search: every sort with no area, a city, a ZIP or both, each with and without a status.
+    static let searchCalls: [String] = {
+        var calls = [
+            "SELECT count(*) FROM search.listing(NULL, 'A')",
+            "SELECT count(*) FROM search.listing('sdmls', 'A', true)",
+            "SELECT count(*) FROM search.quick('1', 'main')",
+            "SELECT count(*) FROM search.agents('smi')",
+            "SELECT count(*) FROM search.agents(NULL, 'O1')",
+            "SELECT count(*) FROM search.near(32.7, -117.1, 5)",
+            "SELECT count(*) FROM search.near(32.7, -117.1, 5, status => 'Active')",
+        ]
+        for sort in ["price", "-price", "newest", "beds"] {
+            for area in ["", ", city => 'San Diego'", ", postal_code => '92101'",
+                         ", city => 'San Diego', postal_code => '92101'"] {
+                for status in ["", ", status => 'Active'"] {
+                    calls.append("SELECT count(*) FROM search.detailed(sort => '\(sort)'\(area)\(status))")
+                }
+            }
+        }
+        return calls
+    }()
+
+    /// Runs `calls` in psql (the server's own, from its `BINDIR`) with `auto_explain` sending every statement's plan
+    /// (VERBOSE, JSON; nested statements too) to the client as a notice; returns the plans, their joins of
+    /// relations that carry a source and the findings, each named by its statement's text.
+    static func joinsOfCalls(_ conninfo: String, _ calls: [String]) throws
+        -> (plans: [String], joins: Int, findings: [String]) {
+        let connection = try Connection(conninfo)
+        let check = try sourceJoins(connection)
+        let bindir = try #require(try connection.execute("SELECT setting FROM pg_config WHERE name = 'BINDIR'")
+            .rows.first?.first ?? nil)
+        let script = """
+            SET statement_timeout = '60s';
+            LOAD 'auto_explain';
+            SET auto_explain.log_min_duration = 0;
+            SET auto_explain.log_nested_statements = on;
+            SET auto_explain.log_verbose = on;
+            SET auto_explain.log_format = json;
+            SET auto_explain.log_level = notice;
+            SET client_min_messages = notice;
+            \(calls.map { $0 + ";" }.joined(separator: "\n"))
+            """
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: bindir + "/psql")
+        psql.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null", "-d", conninfo, "-f", "-"]
+        let input = Pipe()
+        let notices = Pipe()
+        psql.standardInput = input
+        psql.standardError = notices
+        try psql.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(script.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: notices.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        psql.waitUntilExit()
+        #expect(psql.terminationStatus == 0, "\(text.suffix(2000))")
+        var plans: [String] = []
+        var joins = 0
+        var findings: [String] = []
+        for plan in jsonObjects(after: "plan:\n", in: text) {
+            let object = try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [String: Any]
+            let query = (object?["Query Text"] as? String ?? "").split(whereSeparator: \.isWhitespace)
+                .joined(separator: " ")
+            let report = try check.report(onPlan: "[" + plan + "]", of: query)
+            plans.append(query)
+            joins += report.joins
+            findings += report.findings
+        }
+        return (plans, joins, findings)
+    }
+
+    /// The JSON objects that follow each `marker` in `text` (from its first `{` to the brace that closes it).
+    static func jsonObjects(after marker: String, in text: String) -> [String] {
+        var objects: [String] = []
+        var rest = Substring(text)
+        while let found = rest.range(of: marker), let start = rest[found.upperBound...].firstIndex(of: "{") {
+            var depth = 0
+            var inString = false
+            var escaped = false
+            var end: Substring.Index?
+            for index in rest[start...].indices {
+                let character = rest[index]
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
+                        inString = false
+                    }
+                } else if character == "\"" {
+                    inString = true
+                } else if character == "{" {
+                    depth += 1
+                } else if character == "}" {
+                    depth -= 1
+                    if depth == 0 {
+                        end = index
+                        break
+                    }
+                }
+            }
+            guard let end else { break }
+            objects.append(String(rest[start...end]))
+            rest = rest[rest.index(after: end)...]
+        }
+        return objects
     }
 
     /// Plans every SQL function of schemas search and search_internal that returns rows, inlined; returns how many
