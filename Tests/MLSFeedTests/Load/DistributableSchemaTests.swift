@@ -404,7 +404,7 @@ import Testing
             \(LoadSession.createKeyTables);
             \(MergeStatements.createEarlyMergeTables);
             """)
-        try GoneSearch.sendUnmatched([], to: connection, untilCommit: true)
+        try WithdrawalSearch.sendUnmatched([], to: connection, untilCommit: true)
     }
 
     /// The check, with the source-scoped tables read from the catalog.
