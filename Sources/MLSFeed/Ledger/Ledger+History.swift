@@ -8,13 +8,17 @@ extension Ledger {
             ORDER BY source
             """, [listingID, source])
         return try ResultRow.all(listings).map { row in
-            let changes = try connection.execute("""
-                SELECT \(ListingChange.columns)
-                FROM listing_history h LEFT JOIN ingest_runs r ON r.id = h.run_id
-                WHERE h.source = $1 AND h.listing_id = $2
-                ORDER BY h.id
-                """, [try row.string("source"), listingID])
+            let changes = try connection.execute(Self.changes, [try row.string("source"), listingID])
             return try ListingHistory(row, changes: ResultRow.all(changes).map(ListingChange.init))
         }
     }
+
+    /// The changes of one listing (`$1` source, `$2` MLS number), oldest first, each with its run's pipeline (a
+    /// run of the same source: the join names it, so that it stays within one source's rows, see docs/scaling.md).
+    static let changes = """
+        SELECT \(ListingChange.columns)
+        FROM listing_history h LEFT JOIN ingest_runs r ON r.source = h.source AND r.id = h.run_id
+        WHERE h.source = $1 AND h.listing_id = $2
+        ORDER BY h.id
+        """
 }

@@ -93,6 +93,14 @@ package final class LoadSession: @unchecked Sendable {
     /// Namespace of mlsfeed's advisory locks (`mlsf`); the source lock's second key hashes the source.
     static let lockNamespace = Int32(0x6d6c_7366)
 
+    /// The run's temporary tables of keys: the listings recognised unchanged (sent as their key and ordinal) and
+    /// the deletions a Web API sent; dropped when the run's transaction ends.
+    static let createKeyTables = """
+        CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
+        CREATE TEMP TABLE deleted_listings (listing_id text NOT NULL, modification_timestamp timestamptz,
+                                            ordinal bigint NOT NULL) ON COMMIT DROP
+        """
+
     /// Connects, applies migrations, takes the source's lock (waiting up to `options.lockTimeout` while another
     /// run of the source holds it, then throwing `source busy (...)`, naming that run), marks the source's
     /// abandoned `running` rows `interrupted`, records the new run as `running` and opens the run's transaction.
@@ -152,9 +160,7 @@ package final class LoadSession: @unchecked Sendable {
                 \(StagingTables.create(.listing));
                 \(StagingTables.create(.agent));
                 \(options.stagedEntities.map { StagingTables.create($0) + ";" }.joined(separator: "\n"))
-                CREATE TEMP TABLE seen_listings (listing_id text NOT NULL, ordinal bigint NOT NULL) ON COMMIT DROP;
-                CREATE TEMP TABLE deleted_listings (listing_id text NOT NULL, modification_timestamp timestamptz,
-                                                    ordinal bigint NOT NULL) ON COMMIT DROP;
+                \(LoadSession.createKeyTables);
                 """)
             self.data = data
         } catch {

@@ -289,9 +289,10 @@ enum MergeStatements {
 
     /// The withdrawal of the listings whose keys `gone` selects, less those the run rejected. The UPDATE tests again
     /// that each is on the market and not modified after the dump, against the row it writes (see `updateListings`).
-    /// The rejected keys are a hashed subplan read once (`NOT IN`, without NULL keys, means `NOT EXISTS` here) and
-    /// tested on the few candidates only: `rejects` is not analyzed after the run's COPY, so as an anti-join the
-    /// planner expected one reject and compared every candidate with every reject (at 100k, 500 x 1,000
+    /// The rejected keys (the run's, of its source: named so that the statement stays within one source's rows,
+    /// see docs/scaling.md) are a hashed subplan read once (`NOT IN`, without NULL keys, means `NOT EXISTS` here)
+    /// and tested on the few candidates only: `rejects` is not analyzed after the run's COPY, so as an anti-join
+    /// the planner expected one reject and compared every candidate with every reject (at 100k, 500 x 1,000
     /// comparisons, 37 of the 58 ms the withdrawal took to find what is gone).
     private static func withdraw(gone: String) -> String {
         """
@@ -301,7 +302,8 @@ enum MergeStatements {
             WHERE l.source = $1 AND l.off_market_at IS NULL AND l.listing_id = ANY (ARRAY(
                 \(gone)))
               AND l.listing_id NOT IN (SELECT r.key FROM rejects r
-                                       WHERE r.run_id = $2 AND r.entity = 'listing' AND r.key IS NOT NULL)
+                                       WHERE r.source = $1 AND r.run_id = $2 AND r.entity = 'listing'
+                                         AND r.key IS NOT NULL)
         ),
         marked AS (
             UPDATE listings l
