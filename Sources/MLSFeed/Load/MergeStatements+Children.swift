@@ -99,8 +99,9 @@ extension MergeStatements {
              ELSE t.modification_timestamp IS NULL END
         """
 
-    /// A resource feed's full dump: the source's rows of `entity` that the dump neither carries nor rejected, and
-    /// that were not modified after the dump's as-of time (`$3`), are deleted. Returns the rows deleted.
+    /// A resource feed's full dump: the source's rows of `entity` that the dump neither carries nor rejected (the
+    /// run's rejects of its source: the statement stays within one source's rows), and that were not modified
+    /// after the dump's as-of time (`$3`), are deleted. Returns the rows deleted.
     static func deleteMissing(_ entity: Entity) -> String {
         let key = entity.keyColumn
         return """
@@ -110,7 +111,8 @@ extension MergeStatements {
                   AND NOT EXISTS (SELECT 1 FROM \(StagingTables.incoming(entity)) i WHERE i.\(key) = t.\(key))
                   AND (t.modification_timestamp IS NULL OR t.modification_timestamp <= $3::timestamptz)
                   AND t.\(key) NOT IN (SELECT r.key FROM rejects r
-                                       WHERE r.run_id = $2 AND r.entity = '\(entity.rawValue)' AND r.key IS NOT NULL)
+                                       WHERE r.source = $1 AND r.run_id = $2 AND r.entity = '\(entity.rawValue)'
+                                         AND r.key IS NOT NULL)
                 RETURNING 1
             )
             SELECT count(*) FROM gone

@@ -50,8 +50,8 @@ import Testing
     @Test func sourceScopedTablesAreTheOnesTheDocsPlace() throws {
         let connection = try Connection(TestDatabase.migrated())
         let scoped = try connection.execute(Self.scopedTablesQuery).rows.compactMap { $0.first ?? nil }
-        #expect(scoped == ["agents", "ingest_runs", "listing_history", "listings", "rejects", "replication_state",
-                           "request_budgets"])
+        #expect(scoped == ["agents", "ingest_runs", "listing_history", "listings", "media", "offices", "open_houses",
+                           "rejects", "replication_state", "request_budgets"])
         let others = try connection.execute("""
             SELECT relname FROM pg_class
             WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relname <> ALL ($1::text[])
@@ -79,14 +79,14 @@ import Testing
         try connection.executeScript("""
             CREATE UNIQUE INDEX listings_key_only_idx ON listings (listing_key);
             ALTER TABLE agents ADD CONSTRAINT agents_email_key UNIQUE (email);
-            CREATE TABLE offices (source text NOT NULL, office_mls_id text PRIMARY KEY);
+            CREATE TABLE brokerages (source text NOT NULL, brokerage_id text PRIMARY KEY);
             CREATE UNIQUE INDEX listings_lower_source_idx ON listings (lower(source), listing_id);
             CREATE UNIQUE INDEX agents_included_source_idx ON agents (agent_mls_id, email) INCLUDE (source);
             CREATE UNIQUE INDEX listings_source_key_idx ON listings (listing_key, source);
             """)
         let found = try Self.uniqueWithoutSource(connection).filter { Self.keysWithoutSource[$0.name] == nil }
-        #expect(found.map(\.name) == ["agents_email_key", "agents_included_source_idx",
-                                      "listings_key_only_idx", "listings_lower_source_idx", "offices_pkey"])
+        #expect(found.map(\.name) == ["agents_email_key", "agents_included_source_idx", "brokerages_pkey",
+                                      "listings_key_only_idx", "listings_lower_source_idx"])
         #expect(found.first?.definition
                     == "CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (email)")
     }
@@ -389,11 +389,28 @@ import Testing
         where !step.sql.hasPrefix("TRUNCATE") && !step.sql.hasPrefix("ANALYZE") {
             statements.append(("earlyMerge step \(index + 1)", step.sql))
         }
+        // Offices, media and open houses: a listing's rows with its winning copy, a resource feed's rows, the
+        // offices listings name.
+        for entity in [Entity.office, .media, .openHouse] {
+            statements += [
+                ("insertAll \(entity.table)", MergeStatements.insertAll(entity)),
+                ("insertNew \(entity.table)", MergeStatements.insertNew(entity)),
+                ("replaceRows \(entity.table)", MergeStatements.replaceRows(entity, checkFreshness: true)),
+                ("deleteMissing \(entity.table)", MergeStatements.deleteMissing(entity)),
+            ]
+        }
+        statements += [
+            ("updateShared offices", MergeStatements.updateShared(.office)),
+            ("deleteUnlisted media", MergeStatements.deleteUnlisted(.media)),
+            ("deleteUnlisted open_houses", MergeStatements.deleteUnlisted(.openHouse)),
+            ("replaceRows media of listings", MergeStatements.replaceRows(.media, checkFreshness: false)),
+        ]
         return statements
     }()
 
     /// Opens a transaction on `connection` holding a run's temporary tables (staging, incoming, recognised and
-    /// deleted keys, the early merges', the unmatched fingerprints), as a run makes them.
+    /// deleted keys, the early merges', the unmatched fingerprints, the offices', media's and open houses' and the
+    /// listings whose copy won), as a run makes them.
     static func createRunTables(_ connection: Connection) throws {
         try connection.executeScript("""
             BEGIN;
@@ -403,6 +420,10 @@ import Testing
             \(StagingTables.resolveDuplicates(.agent));
             \(LoadSession.createKeyTables);
             \(MergeStatements.createEarlyMergeTables);
+            \([Entity.office, .media, .openHouse].map {
+                StagingTables.create($0) + ";\n" + StagingTables.resolveDuplicates($0) + ";"
+            }.joined(separator: "\n"))
+            CREATE TEMP TABLE written_listings (listing_id text, ordinal bigint) ON COMMIT DROP;
             """)
         try WithdrawalSearch.sendUnmatched([], to: connection, untilCommit: true)
     }
