@@ -27,6 +27,7 @@ import Testing
          "97645df0743b945470c7834d78a8dccb1485f158596f928098fbef8664a2954c"),
         (15, "listing keys", "9df43ca4412860f6ed6bcc6b20dbea63ee79d8f0385ad8c51947639dd9729510"),
         (16, "search functions", "fcac4e8a911f9adfd7a1b9d811996d52061712e7148c41e6280750097d4a2859"),
+        (17, "primary keys by source", "f2d48e32d1967a5c5091f841dbcb46ae8b107656f67b8f44514e84fe112106d5"),
     ]
 
     /// The folder of the migration files.
