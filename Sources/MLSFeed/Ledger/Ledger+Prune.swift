@@ -20,6 +20,33 @@ extension Ledger {
                               ORDER BY source, as_of DESC, id DESC) AS newest_reconciled
         """
 
+    /// The runs whose rejects go (`$1` the runs pruned, `$2` the rejects' cut-off or NULL), from the distinct run ids
+    /// of `rejects`: a loose index scan on an index led by run_id (`rejects_run_order_idx`), one index probe per
+    /// run, not a scan of every reject; each run is then looked up by its id alone (`ingest_runs_id_idx`).
+    static let runsWithDoomedRejects = """
+        WITH RECURSIVE runs AS (
+            SELECT min(run_id) AS id FROM rejects
+            UNION ALL
+            SELECT (SELECT min(run_id) FROM rejects WHERE run_id > runs.id) FROM runs WHERE runs.id IS NOT NULL
+        )
+        SELECT runs.id FROM runs
+        WHERE runs.id IS NOT NULL AND (
+            runs.id = ANY($1::bigint[])
+            OR NOT EXISTS (SELECT 1 FROM ingest_runs i WHERE i.id = runs.id)
+            OR EXISTS (SELECT 1 FROM ingest_runs i WHERE i.id = runs.id AND i.status <> 'running'
+                       AND i.started_at < $2::timestamptz))
+        ORDER BY runs.id
+        """
+
+    /// Deletes the runs `$1` (ids, of any source) unless one is running: `ingest_runs_id_idx`.
+    static let deleteRuns = "DELETE FROM ingest_runs WHERE id = ANY($1::bigint[]) AND status <> 'running'"
+
+    /// Deletes at most `$2` rejects of the runs `$1`, each by its key `(source, id)`.
+    static let deleteRejects = """
+        DELETE FROM rejects WHERE (source, id) IN (
+            SELECT source, id FROM rejects WHERE run_id = ANY($1::bigint[]) LIMIT $2)
+        """
+
     /// Deletes ledger rows and rejects older than `policy`'s ages, `policy.batchSize` rows per statement; with
     /// `dryRun`, only counts what it would delete. Never touches `listings`, `agents` or `listing_history` (whose
     /// rows keep the ids of pruned runs). Runs in `keptRuns` stay. Rejects go with their run, and when their run
@@ -49,22 +76,8 @@ extension Ledger {
                 if try row.bool("kept") == true { result.keptRuns += 1 } else { doomedRuns.append(try row.count("id")) }
             }
         }
-        // The runs whose rejects go: found from the distinct run ids of `rejects` (a loose index scan on
-        // rejects_run_idx: one index probe per run, not a scan of every reject).
-        let rejectRuns = try connection.execute("""
-            WITH RECURSIVE runs AS (
-                SELECT min(run_id) AS id FROM rejects
-                UNION ALL
-                SELECT (SELECT min(run_id) FROM rejects WHERE run_id > runs.id) FROM runs WHERE runs.id IS NOT NULL
-            )
-            SELECT runs.id FROM runs
-            WHERE runs.id IS NOT NULL AND (
-                runs.id = ANY($1::bigint[])
-                OR NOT EXISTS (SELECT 1 FROM ingest_runs i WHERE i.id = runs.id)
-                OR EXISTS (SELECT 1 FROM ingest_runs i WHERE i.id = runs.id AND i.status <> 'running'
-                           AND i.started_at < $2::timestamptz))
-            ORDER BY runs.id
-            """, [TextArray.literal(doomedRuns.map(String.init)), rejectsCutoff])
+        let rejectRuns = try connection.execute(Self.runsWithDoomedRejects,
+                                                [TextArray.literal(doomedRuns.map(String.init)), rejectsCutoff])
         let rejectRunIDs = try ResultRow.all(rejectRuns).map { try $0.count("id") }
 
         if dryRun {
@@ -77,17 +90,14 @@ extension Ledger {
         var start = 0
         while start < doomedRuns.count {
             let batch = doomedRuns[start..<min(start + policy.batchSize, doomedRuns.count)]
-            result.runs += try connection.execute("""
-                DELETE FROM ingest_runs WHERE id = ANY($1::bigint[]) AND status <> 'running'
-                """, [TextArray.literal(batch.map(String.init))]).affectedRows
+            result.runs += try connection.execute(Self.deleteRuns, [TextArray.literal(batch.map(String.init))])
+                .affectedRows
             start += policy.batchSize
         }
         let runList = TextArray.literal(rejectRunIDs.map(String.init))
         while !rejectRunIDs.isEmpty {
-            let deleted = try connection.execute("""
-                DELETE FROM rejects WHERE id IN (
-                    SELECT id FROM rejects WHERE run_id = ANY($1::bigint[]) LIMIT $2)
-                """, [runList, String(policy.batchSize)]).affectedRows
+            let deleted = try connection.execute(Self.deleteRejects, [runList, String(policy.batchSize)])
+                .affectedRows
             result.rejects += deleted
             if deleted < policy.batchSize { break }
         }

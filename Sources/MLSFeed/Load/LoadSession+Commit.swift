@@ -103,8 +103,8 @@ extension LoadSession {
                 #if MLSFEED_TEST_HOOKS
                 try TestPause.ledger.reach(connection: data)
                 #endif
-                try LoadSession.recordRun(data, id: runID, status: status, result: recorded, totals: totals,
-                                          matched: matchedRun)
+                try LoadSession.recordRun(data, source: options.source, id: runID, status: status, result: recorded,
+                                          totals: totals, matched: matchedRun)
                 try canceller.beginCommit()
                 try data.execute("COMMIT")
                 result = done
@@ -452,30 +452,36 @@ extension LoadSession {
             .rows.first?.first == "t"
     }
 
+    /// The run's ledger row written at its end (`$1` its id, `$26` its source, the rest what it saw and did), found
+    /// by its key `(source, id)`.
+    static let ledgerRowUpdate = """
+        UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), inputs = $3::jsonb,
+            read = $4, rejected = $5, duplicates = $6, inserted = $7, updated = $8, unchanged = $9,
+            stale = $10, withdrawn = $11, agents_inserted = $12, agents_updated = $13, agents_unchanged = $14,
+            timings = $15::jsonb, warnings = $16::text[], sample_rejects = $17::text[],
+            removed_characters = $18, complete = $19, incomplete_reasons = $20::text[], as_of = $21,
+            reconciled = $22, matched_run = $23, error = $24, replication_mark = $25::timestamptz
+        WHERE source = $26 AND id = $1
+        """
+
     /// Writes a run's ledger row: its status and everything it saw and did. A successful run's row is written in
     /// the run's transaction, so counts and data commit together; a failed run's on the ledger connection.
-    static func recordRun(_ connection: Connection, id: Int64, status: String, result: LoadResult,
+    static func recordRun(_ connection: Connection, source: String, id: Int64, status: String, result: LoadResult,
                           totals: RunTotals, matched: Int64? = nil, error: String? = nil) throws {
         let warnings = (totals.warnings + result.notes).map { Redactor.scrub($0) }
-        try connection.execute("""
-            UPDATE ingest_runs SET status = $2, finished_at = clock_timestamp(), inputs = $3::jsonb,
-                read = $4, rejected = $5, duplicates = $6, inserted = $7, updated = $8, unchanged = $9,
-                stale = $10, withdrawn = $11, agents_inserted = $12, agents_updated = $13, agents_unchanged = $14,
-                timings = $15::jsonb, warnings = $16::text[], sample_rejects = $17::text[],
-                removed_characters = $18, complete = $19, incomplete_reasons = $20::text[], as_of = $21,
-                reconciled = $22, matched_run = $23, error = $24, replication_mark = $25::timestamptz
-            WHERE id = $1
-            """, [String(id), status, inputsJSON(totals.inputs), String(totals.read), String(totals.rejected),
-                  String(result.duplicates), String(result.inserted), String(result.updated),
-                  String(result.unchanged), String(result.stale), String(result.withdrawn),
-                  String(result.agentsInserted), String(result.agentsUpdated), String(result.agentsUnchanged),
-                  timingsJSON(totals.timings.merging(rowCounts(result)) { stage, _ in stage }),
-                  TextArray.literal(warnings),
-                  TextArray.literal(totals.sampleRejects.map { Redactor.scrub($0) }),
-                  String(totals.removedCharacters), status == "unchanged" ? nil
-                      : (totals.completeness.isComplete ? "true" : "false"),
-                  TextArray.literal(totals.completeness.reasons), result.asOf, result.reconciled ? "true" : "false",
-                  matched.map(String.init), error.map { Redactor.scrub($0) }, result.replicationMark])
+        try connection.execute(ledgerRowUpdate, [
+            String(id), status, inputsJSON(totals.inputs), String(totals.read), String(totals.rejected),
+            String(result.duplicates), String(result.inserted), String(result.updated),
+            String(result.unchanged), String(result.stale), String(result.withdrawn),
+            String(result.agentsInserted), String(result.agentsUpdated), String(result.agentsUnchanged),
+            timingsJSON(totals.timings.merging(rowCounts(result)) { stage, _ in stage }),
+            TextArray.literal(warnings),
+            TextArray.literal(totals.sampleRejects.map { Redactor.scrub($0) }),
+            String(totals.removedCharacters), status == "unchanged" ? nil
+                : (totals.completeness.isComplete ? "true" : "false"),
+            TextArray.literal(totals.completeness.reasons), result.asOf, result.reconciled ? "true" : "false",
+            matched.map(String.init), error.map { Redactor.scrub($0) }, result.replicationMark, source,
+        ])
     }
 
     /// `[{"location": ..., "bytes": ..., "sha256": ..., "etag": ..., "last_modified": ...}]`, locations redacted.

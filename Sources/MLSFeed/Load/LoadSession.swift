@@ -465,8 +465,9 @@ package final class LoadSession: @unchecked Sendable {
         if let ledger, !options.plan {
             var result = LoadResult(runID: runID)
             result.duplicates = totals?.droppedDuplicates ?? 0
-            _ = try? LoadSession.recordRun(ledger, id: runID, status: interrupted ? "interrupted" : "failed",
-                                           result: result, totals: totals ?? RunTotals(), error: message)
+            _ = try? LoadSession.recordRun(ledger, source: options.source, id: runID,
+                                           status: interrupted ? "interrupted" : "failed", result: result,
+                                           totals: totals ?? RunTotals(), error: message)
         }
         releaseLedger()
     }

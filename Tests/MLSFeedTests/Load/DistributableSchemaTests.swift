@@ -30,16 +30,6 @@ import Testing
         ORDER BY 1
         """
 
-    /// The unique indexes without `source` the schema has today, each with why it may stay on one server and what
-    /// replaces it when the tables are split (docs/scaling.md). Any other one fails, and so does one of these
-    /// once it is gone: the list is exact.
-    static let keysWithoutSource: [String: String] = [
-        "ingest_runs_pkey": "a run's id comes from a sequence and is unique by itself; split, the key is "
-            + "(source, id), and the statements that find a run by its id alone also name its source",
-        "listing_history_pkey": "a bigserial, unique by itself; split, the key is (source, id)",
-        "rejects_pkey": "a bigserial, unique by itself; split, the key is (source, id)",
-    ]
-
     /// The tables without a `source` column, each with where it goes when the others are split.
     static let tablesWithoutSource: [String: String] = [
         "schema_migrations": "the schema's version: on the coordinator (or a reference table), read by mlsfeed only",
@@ -64,16 +54,17 @@ import Testing
         }
     }
 
-    /// The migrated schema's unique indexes without `source` are exactly the known ones.
+    /// The migrated schema has no unique index without `source` (the ledger's surrogate keys are `(source, id)`
+    /// since migration 20).
     @Test func everyUniqueIndexOfASourceScopedTableHoldsSource() throws {
         let connection = try Connection(TestDatabase.migrated())
         let found = try Self.uniqueWithoutSource(connection)
-        #expect(found.map(\.name) == Self.keysWithoutSource.keys.sorted(), "\(found)")
+        #expect(found.map(\.name) == [], "\(found)")
     }
 
     /// The check reads the catalog: a unique index, a unique constraint and a new table's primary key without
-    /// `source` are found beside the known ones; an index that holds source only in an expression or as an
-    /// `INCLUDE`d column does not count.
+    /// `source` are found; an index that holds source only in an expression or as an `INCLUDE`d column does not
+    /// count.
     @Test func aUniqueIndexWithoutSourceIsFound() throws {
         let connection = try Connection(TestDatabase.migrated())
         try connection.executeScript("""
@@ -84,7 +75,7 @@ import Testing
             CREATE UNIQUE INDEX agents_included_source_idx ON agents (agent_mls_id, email) INCLUDE (source);
             CREATE UNIQUE INDEX listings_source_key_idx ON listings (listing_key, source);
             """)
-        let found = try Self.uniqueWithoutSource(connection).filter { Self.keysWithoutSource[$0.name] == nil }
+        let found = try Self.uniqueWithoutSource(connection)
         #expect(found.map(\.name) == ["agents_email_key", "agents_included_source_idx", "brokerages_pkey",
                                       "listings_key_only_idx", "listings_lower_source_idx"])
         #expect(found.first?.definition

@@ -32,6 +32,7 @@ import Testing
         (18, "search rows with photos open houses and office",
          "95d5ae7c8090365dc6e2ba796988d07dd3d3f9baf3ae138643b04328373fea96"),
         (19, "search functions", "83be52a5cd1bab80e6605b197283851459fee1a4039e784b03f339d281c3f492"),
+        (20, "primary keys by source", "f2d48e32d1967a5c5091f841dbcb46ae8b107656f67b8f44514e84fe112106d5"),
     ]
 
     /// The folder of the migration files.
