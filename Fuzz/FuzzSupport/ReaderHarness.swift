@@ -52,7 +52,8 @@ package enum ReaderHarness {
                                      sanitize: options & 1 != 0, maxRecordBytes: setup.maxRecordBytes,
                                      maxDepth: setup.maxDepth)
         let reader = makeRecordReader(settings: settings, source: source, mapping: setup.mapping)
-        var order = RecordOrder(agents: setup.mapping?.embedded.count ?? 0)
+        var order = RecordOrder(agents: setup.mapping?.embedded.count ?? 0, rooms: setup.mapping?.rooms != nil,
+                                unitTypes: setup.mapping?.unitTypes != nil)
         do {
             try feed(document, sizes: sizes, to: reader) {
                 if options & 8 != 0 { order.check(reader.takeRecords()) }
@@ -161,14 +162,19 @@ package enum ReaderHarness {
 
     /// The records seen so far, checked batch by batch.
     private struct RecordOrder {
-        /// The mapping's `embedded_agents` entries.
+        /// The mapping's embedded entries (agents, offices, media, open houses).
         let agents: Int
+        /// Whether the mapping reads rooms and unit types (children of `RawChild.roomsMapping`, `unitTypesMapping`).
+        let rooms: Bool
+        let unitTypes: Bool
         var next = 0
         var last: (line: Int, column: Int) = (0, 0)
         var records: [RawRecord] = []
 
-        init(agents: Int) {
+        init(agents: Int, rooms: Bool, unitTypes: Bool) {
             self.agents = agents
+            self.rooms = rooms
+            self.unitTypes = unitTypes
         }
 
         mutating func check(_ batch: [RawRecord]) {
@@ -182,7 +188,10 @@ package enum ReaderHarness {
                     Check.that(JSONCheck.isObject(json), "extra at \(position) is not a JSON object: \(text(json))")
                 }
                 for child in record.children {
-                    Check.that(child.mapping >= 0 && child.mapping < agents, "child of entry \(child.mapping)")
+                    Check.that(child.mapping >= 0 && child.mapping < agents
+                                   || child.mapping == RawChild.roomsMapping && rooms
+                                   || child.mapping == RawChild.unitTypesMapping && unitTypes,
+                               "child of entry \(child.mapping)")
                     Check.that(JSONCheck.isObject(child.extraJSON),
                                "child extra at \(position) is not a JSON object: \(text(child.extraJSON))")
                 }
