@@ -24,6 +24,15 @@ enum CLI {
         try run(program: binary, arguments, in: directory, environment: environment, stdin: stdin)
     }
 
+    /// This process's environment without the variables that would point the tool at another database or config,
+    /// plus `environment`.
+    static func childEnvironment(_ environment: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["MLSFEED_DATABASE_URL", "PGHOST", "PGDATABASE", "MLSFEED_CONFIG"] { env[key] = nil }
+        env.merge(environment) { $1 }
+        return env
+    }
+
     /// Runs another program (a shell, groff) the same way, in the package root by default.
     static func run(program: URL, _ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:], stdin: Data? = nil) throws -> Result {
@@ -31,10 +40,7 @@ enum CLI {
         process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for key in ["MLSFEED_DATABASE_URL", "PGHOST", "PGDATABASE", "MLSFEED_CONFIG"] { env[key] = nil }
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = childEnvironment(environment)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -13,10 +13,7 @@ final class RunningProcess: @unchecked Sendable {
         process.executableURL = CLI.binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for key in ["MLSFEED_DATABASE_URL", "PGHOST", "PGDATABASE", "MLSFEED_CONFIG"] { env[key] = nil }
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = CLI.childEnvironment(environment)
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe
